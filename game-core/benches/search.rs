@@ -1,0 +1,2 @@
+//! Search benchmarks (filled with the search).
+fn main() {}

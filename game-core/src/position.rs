@@ -1,0 +1,161 @@
+//! The game interface: positions and moves.
+
+use std::error::Error;
+use std::fmt::Debug;
+use std::hash::Hash;
+
+use crate::{Outcome, Side};
+
+/// A move of some game: small, `Copy`, comparable.
+///
+/// A xiangqi move is a from and a to point, a gomoku move one point, a connect6 move one stone
+/// (a turn is two of them, see [`Position::side_to_move`]). Notation (parsing and printing) is
+/// the position's job, since some notations (WXF, Chinese) need the position to resolve.
+pub trait Move: Copy + Eq + Hash + Debug + Send + Sync + 'static {
+    /// A code unique among the moves of one game, stored in the transposition table. The
+    /// search never turns a code back into a move: it looks the code up among the moves it
+    /// generated, so a stale or colliding table entry can never produce an illegal move.
+    fn code(self) -> u32;
+}
+
+/// A position of a two-player, perfect-information, turn-based game.
+///
+/// # Contract
+/// - [`generate_moves`](Position::generate_moves) lists every legal move exactly once, or
+///   reports the [`Outcome`] when the game is over (and then lists none). Finding the outcome
+///   together with the moves means a searching node learns "no moves because the game ended"
+///   once, not twice.
+/// - [`play`](Position::play) then [`undo`](Position::undo) of the same move restores the
+///   position exactly, including [`key`](Position::key) and the side to move.
+/// - [`key`](Position::key) is a 64-bit Zobrist key kept up to date incrementally; positions
+///   that differ (stones, pieces, side to move, stones still to place in the turn) have
+///   different keys with overwhelming probability.
+/// - The side to move may stay the same after a move: a connect6 turn is two stones, each of
+///   them one ply of the search. The search negates scores only when
+///   [`side_to_move`](Position::side_to_move) changes.
+///
+/// # Search aids
+/// Methods with default bodies are optional capabilities the shared search uses when a game
+/// fills them: ordering hints, quiescence moves, check extension, null-move pruning, late-move
+/// reductions and repetition rules. Their defaults switch the capability off.
+///
+/// # Make/unmake or copy-make
+/// The search uses play/undo on one position per thread, never clones in the tree, so a game
+/// whose state is large (pattern tables of a 20x20 gomoku board) pays only for what a move
+/// changes. A game that prefers copy-make can implement `undo` by restoring a saved copy from
+/// an internal stack.
+pub trait Position: Clone + Send + Sync + 'static {
+    /// The game's move type.
+    type Move: Move;
+
+    /// The error [`parse_move`](Position::parse_move) returns: it names what was wrong, where,
+    /// and what was expected.
+    type MoveError: Error + Send + Sync + 'static;
+
+    /// The side to move (for connect6, the side placing the next stone).
+    fn side_to_move(&self) -> Side;
+
+    /// Clears `moves` and fills it with every legal move of the side to move, each once.
+    ///
+    /// Returns `Some(outcome)` when the game is over (five in a row already on the board,
+    /// checkmate or stalemate, a full board, a rule draw), and then leaves `moves` empty;
+    /// `None` otherwise, and then `moves` is not empty. Must not allocate once `moves` has
+    /// grown to the game's maximum.
+    fn generate_moves(&self, moves: &mut Vec<Self::Move>) -> Option<Outcome>;
+
+    /// Plays a move returned by [`generate_moves`](Position::generate_moves) for this
+    /// position. Playing any other move is a logic error: it may panic or corrupt the
+    /// position (checked variants live in each game's own API).
+    fn play(&mut self, mv: Self::Move);
+
+    /// Takes back `mv`, which must be the last move played.
+    fn undo(&mut self, mv: Self::Move);
+
+    /// The position's 64-bit Zobrist key.
+    fn key(&self) -> u64;
+
+    /// Parses a move in the game's standard notation and checks it is legal here.
+    ///
+    /// # Errors
+    /// The game's [`MoveError`](Position::MoveError): unreadable text, a point off the board,
+    /// an occupied point, an illegal move with the rule it breaks.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, Self::MoveError>;
+
+    /// Formats `mv` (legal in this position) in the game's standard notation, the one
+    /// [`parse_move`](Position::parse_move) reads back.
+    fn format_move(&self, mv: Self::Move) -> String;
+
+    // ----- optional search aids -----
+
+    /// An ordering hint: moves with a higher hint are searched first among the quiet moves,
+    /// after the transposition-table move, and among the tactical moves (which all come
+    /// before killers and quiet moves). Range `-1_000_000..=1_000_000`. Default 0.
+    #[inline]
+    fn order_hint(&self, _mv: Self::Move) -> i32 {
+        0
+    }
+
+    /// True for moves that change the material or threat balance (captures, fours): they are
+    /// ordered first, never reduced by late-move reductions and never stored as killers.
+    /// Default false.
+    #[inline]
+    fn is_tactical(&self, _mv: Self::Move) -> bool {
+        false
+    }
+
+    /// Whether this game runs a quiescence search at the horizon (see
+    /// [`generate_tactical`](Position::generate_tactical)). Default false: at depth 0 the
+    /// search checks the outcome with `generate_moves` and returns the static evaluation.
+    const QUIESCENCE: bool = false;
+
+    /// Quiescence moves (captures for xiangqi, fours for gomoku): clears `moves` and fills it
+    /// with the moves to try at and beyond the horizon when the side to move is not
+    /// [`in_check`](Position::in_check) (in check, quiescence searches every legal move).
+    /// Returns `Some(outcome)` when the game is already decided without needing a full move
+    /// generation (a five on the board); it may return `None` for positions whose only ending
+    /// is "no legal move" (stalemate), which quiescence does not look for. Only called when
+    /// [`QUIESCENCE`](Position::QUIESCENCE) is true. Default: no moves.
+    fn generate_tactical(&self, moves: &mut Vec<Self::Move>) -> Option<Outcome> {
+        moves.clear();
+        None
+    }
+
+    /// True when the side to move must answer a direct threat: in check (xiangqi), facing a
+    /// four (gomoku). The search extends such nodes by one ply, never prunes them with a null
+    /// move, and searches all moves in quiescence. Default false.
+    #[inline]
+    fn in_check(&self) -> bool {
+        false
+    }
+
+    /// Whether null-move pruning may be tried here: the game allows passing in search, and the
+    /// position is not one where zugzwang is likely (few pieces, stalemate-wins endings).
+    /// Default false.
+    #[inline]
+    fn null_move_allowed(&self) -> bool {
+        false
+    }
+
+    /// Passes the move to the opponent (only called when
+    /// [`null_move_allowed`](Position::null_move_allowed) returned true). Must update the
+    /// key and change the side to move.
+    fn play_null(&mut self) {}
+
+    /// Takes back [`play_null`](Position::play_null).
+    fn undo_null(&mut self) {}
+
+    /// Whether late-move reductions are sound enough for this game. Default false.
+    const LATE_MOVE_REDUCTIONS: bool = false;
+
+    /// Rules that depend on the game's history rather than the board (repetition, perpetual
+    /// check, a move-count draw), judged the way engines judge them in search.
+    ///
+    /// `plies_from_root` is the distance of this position from the search root: a game can
+    /// call a position repeated as soon as it repeats once after the root, but twice at or
+    /// before it (Pikafish's convention). Returns the outcome the rules give, or `None` to
+    /// search on. Called before move generation at every node except the root. Default `None`.
+    #[inline]
+    fn rule_outcome(&self, _plies_from_root: u32) -> Option<Outcome> {
+        None
+    }
+}

@@ -1,0 +1,1 @@
+//! Cross-game conformance checks for qi: generic checkers every game's test calls.
