@@ -87,6 +87,15 @@ pub trait Position: Clone + Send + Sync + 'static {
 
     // ----- optional search aids -----
 
+    /// The moves the search tries here: by default every legal move
+    /// ([`generate_moves`](Position::generate_moves)). A game may return a subset that a
+    /// strong player would never leave out (stone games: empty points near stones, only the
+    /// blocks when the opponent has a four, a beam of connect6 stones), but never an empty
+    /// list while the game is not over, and the same outcome as `generate_moves`.
+    fn generate_search_moves(&self, moves: &mut Vec<Self::Move>) -> Option<Outcome> {
+        self.generate_moves(moves)
+    }
+
     /// An ordering hint: moves with a higher hint are searched first among the quiet moves,
     /// after the transposition-table move, and among the tactical moves (which all come
     /// before killers and quiet moves). Range `-1_000_000..=1_000_000`. Default 0.
