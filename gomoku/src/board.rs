@@ -447,25 +447,25 @@ impl Board {
 
     #[inline(always)]
     fn update_dir(&mut self, q: usize, d: usize, add: [u16; 2], sub: bool) {
-        let lines = self.lines;
-        let classes = self.classes;
         let pd = &mut self.data[q];
+        if sub {
+            pd.key[d][0] -= add[0];
+            pd.key[d][1] -= add[1];
+        } else {
+            pd.key[d][0] += add[0];
+            pd.key[d][1] += add[1];
+        }
+        if self.colors[q] != EMPTY {
+            return;
+        }
+        let shift = 4 * d;
         for s in 0..2 {
-            let k = if sub {
-                pd.key[d][s] - add[s]
-            } else {
-                pd.key[d][s] + add[s]
-            };
-            pd.key[d][s] = k;
-            if self.colors[q] != EMPTY {
-                continue;
-            }
-            let pat = lines[s][k as usize] as u16;
+            let pat = self.lines[s][pd.key[d][s] as usize] as u16;
             let old = pd.comb[s];
-            let comb = (old & !(15 << (4 * d))) | (pat << (4 * d));
+            let comb = (old & !(15 << shift)) | (pat << shift);
             if comb != old {
                 pd.comb[s] = comb;
-                let e = classes[s][comb as usize];
+                let e = self.classes[s][comb as usize];
                 self.counts[s][pd.class[s] as usize] -= 1;
                 self.counts[s][e.class as usize] += 1;
                 self.value[s] += e.value as i32 - pd.value[s] as i32;
