@@ -15,9 +15,11 @@ mod eval;
 pub mod pattern;
 mod point;
 mod position;
+pub mod threat;
 
 pub use board::{Board, EndReason, ForbiddenKind};
 pub use error::GomokuError;
 pub use eval::{Evaluator, MAX_PATTERN_SCORE, WIN_NOW, WIN_SOON};
 pub use point::{DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, Point, Rule};
 pub use position::parse_gomocup;
+pub use threat::ThreatSolver;
