@@ -113,6 +113,11 @@ pub struct Board {
     data: Box<[PointData; CELLS]>,
     counts: [[u16; CLASSES]; 2],
     value: [i32; 2],
+    /// Stone counts `[black, white]` of every 5-cell window, per direction and first cell
+    /// (`[5, 5]` for windows that leave the board: mixed, worth nothing).
+    windows: Box<[[u8; 2]]>,
+    /// Sum of the window values, Black's view (source 000's window scoring).
+    window_score: i32,
     key: u64,
     side: Side,
     history: Vec<Point>,
@@ -143,6 +148,8 @@ impl Board {
             data: Box::new([PointData::default(); CELLS]),
             counts: [[0; CLASSES]; 2],
             value: [0; 2],
+            windows: vec![[5u8, 5u8]; 4 * CELLS].into_boxed_slice(),
+            window_score: 0,
             key: 0,
             side: Side::First,
             history: Vec::with_capacity(size * size),
@@ -157,6 +164,13 @@ impl Board {
             }
         }
         let all: Vec<usize> = board.points_idx().collect();
+        for &i in &all {
+            for d in 0..4 {
+                if (0..5).all(|j| board.colors[i + j * DIRS[d]] == EMPTY) {
+                    board.windows[d * CELLS + i] = [0, 0];
+                }
+            }
+        }
         for i in all {
             for d in 0..4 {
                 for s in 0..2 {
@@ -503,6 +517,7 @@ impl Board {
             }
         }
         self.update_near(i, true);
+        self.update_windows(i, s, true);
     }
 
     /// Removes the stone on `p` (placed by [`Board::place`]), the exact inverse of `place`.
@@ -526,11 +541,43 @@ impl Board {
             }
         }
         self.update_near(i, false);
+        self.update_windows(i, s, false);
         self.refresh_point(i);
         for t in 0..2 {
             let pd = self.data[i];
             self.counts[t][pd.class[t] as usize] += 1;
             self.value[t] += pd.value[t] as i32;
+        }
+    }
+
+    #[inline(always)]
+    fn update_windows(&mut self, i: usize, s: usize, add: bool) {
+        let mut delta = 0;
+        for d in 0..4 {
+            let dd = DIRS[d];
+            for k in 0..5 {
+                let w = &mut self.windows[d * CELLS + i - k * dd];
+                let old = window_value(*w);
+                if add {
+                    w[s] += 1;
+                } else {
+                    w[s] -= 1;
+                }
+                delta += window_value(*w) - old;
+            }
+        }
+        self.window_score += delta;
+    }
+
+    /// Source 000's window score from `side`'s view: every 5-cell window holding stones of one
+    /// colour only, valued by their number, own windows positive. Zero-sum.
+    #[inline]
+    #[must_use]
+    pub fn window_score(&self, side: Side) -> i32 {
+        if side == Side::First {
+            self.window_score
+        } else {
+            -self.window_score
         }
     }
 
@@ -625,6 +672,13 @@ impl Board {
         debug_assert_eq!(last, p);
         self.remove(last);
         self.end = None;
+        self.side = self.side.opponent();
+        self.key ^= ZOBRIST[2 * CELLS];
+    }
+
+    /// Passes the turn without a stone (a null move: "what if the opponent moved now"); a
+    /// second `pass` undoes it. Not a legal gomoku move, only an analysis tool.
+    pub fn pass(&mut self) {
         self.side = self.side.opponent();
         self.key ^= ZOBRIST[2 * CELLS];
     }
@@ -782,6 +836,20 @@ impl Board {
     #[must_use]
     pub fn move_string(&self) -> String {
         self.history.iter().map(|&p| self.format_point(p)).collect()
+    }
+}
+
+/// Value of a window by its stone count (one colour only).
+const WINDOW_VALUE: [i32; 7] = [0, 2, 12, 60, 250, 1000, 0];
+
+#[inline(always)]
+fn window_value(w: [u8; 2]) -> i32 {
+    if w[1] == 0 {
+        WINDOW_VALUE[w[0].min(6) as usize]
+    } else if w[0] == 0 {
+        -WINDOW_VALUE[w[1].min(6) as usize]
+    } else {
+        0
     }
 }
 
@@ -951,6 +1019,7 @@ pub(crate) fn check_consistency(b: &Board) {
     }
     assert_eq!(b.counts, fresh.counts);
     assert_eq!(b.value, fresh.value);
+    assert_eq!(b.window_score, fresh.window_score);
 }
 
 #[cfg(test)]

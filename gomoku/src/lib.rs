@@ -10,14 +10,17 @@
 #![allow(clippy::needless_range_loop)]
 
 mod board;
+pub mod engine;
 mod error;
 mod eval;
+pub mod gomocup;
 pub mod pattern;
 mod point;
 mod position;
 pub mod threat;
 
 pub use board::{Board, EndReason, ForbiddenKind};
+pub use engine::{Engine, EngineLimits, EngineResult, Progress, Source, best_move};
 pub use error::GomokuError;
 pub use eval::{Evaluator, MAX_PATTERN_SCORE, WIN_NOW, WIN_SOON};
 pub use point::{DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, Point, Rule};
