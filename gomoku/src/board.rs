@@ -94,8 +94,6 @@ struct PointData {
     value: [i16; 2],
     /// Class per side.
     class: [u8; 2],
-    /// Number of stones nearby (candidate area).
-    near: u8,
 }
 
 /// A gomoku / renju board with its rule, the side to move and the move history.
@@ -113,9 +111,13 @@ pub struct Board {
     data: Box<[PointData; CELLS]>,
     counts: [[u16; CLASSES]; 2],
     value: [i32; 2],
-    /// Stone counts `[black, white]` of every 5-cell window, per direction and first cell
-    /// (`[5, 5]` for windows that leave the board: mixed, worth nothing).
-    windows: Box<[[u8; 2]]>,
+    /// Stone counts of every 5-cell window, per direction and first cell: Black in the low
+    /// nibble, White in the high one (`0x55` for windows that leave the board: mixed, worth
+    /// nothing).
+    windows: Box<[u8]>,
+    /// Number of stones in the candidate area of each cell (two points in a square, three
+    /// along the lines).
+    near: Box<[u8; CELLS]>,
     /// Sum of the window values, Black's view (source 000's window scoring).
     window_score: i32,
     key: u64,
@@ -148,7 +150,8 @@ impl Board {
             data: Box::new([PointData::default(); CELLS]),
             counts: [[0; CLASSES]; 2],
             value: [0; 2],
-            windows: vec![[5u8, 5u8]; 4 * CELLS].into_boxed_slice(),
+            windows: vec![0x55u8; 4 * CELLS].into_boxed_slice(),
+            near: Box::new([0; CELLS]),
             window_score: 0,
             key: 0,
             side: Side::First,
@@ -167,7 +170,7 @@ impl Board {
         for &i in &all {
             for d in 0..4 {
                 if (0..5).all(|j| board.colors[i + j * DIRS[d]] == EMPTY) {
-                    board.windows[d * CELLS + i] = [0, 0];
+                    board.windows[d * CELLS + i] = 0;
                 }
             }
         }
@@ -435,7 +438,7 @@ impl Board {
     /// Number of stones within the candidate area of `p` (two points in a square, three along lines).
     #[inline]
     pub(crate) fn near(&self, p: Point) -> u8 {
-        self.data[p.idx()].near
+        self.near[p.idx()]
     }
 
     // ----- incremental update -----
@@ -461,30 +464,41 @@ impl Board {
 
     #[inline(always)]
     fn update_dir(&mut self, q: usize, d: usize, add: [u16; 2], sub: bool) {
-        let pd = &mut self.data[q];
-        if sub {
-            pd.key[d][0] -= add[0];
-            pd.key[d][1] -= add[1];
-        } else {
-            pd.key[d][0] += add[0];
-            pd.key[d][1] += add[1];
-        }
-        if self.colors[q] != EMPTY {
-            return;
-        }
-        let shift = 4 * d;
-        for s in 0..2 {
-            let pat = self.lines[s][pd.key[d][s] as usize] as u16;
-            let old = pd.comb[s];
-            let comb = (old & !(15 << shift)) | (pat << shift);
-            if comb != old {
-                pd.comb[s] = comb;
-                let e = self.classes[s][comb as usize];
-                self.counts[s][pd.class[s] as usize] -= 1;
-                self.counts[s][e.class as usize] += 1;
-                self.value[s] += e.value as i32 - pd.value[s] as i32;
-                pd.class[s] = e.class;
-                pd.value[s] = e.value;
+        debug_assert!(q < CELLS && d < 4);
+        // SAFETY: `q = i ± k·DIRS[d]` for an on-board point `i` and `k <= 5` lies inside the
+        // padded array (PAD = 5 cells on every side); line keys stay below 3^10 = LINE_KEYS
+        // (each of the ten digits is 0, 1 or 2); combined pattern keys are u16 and the class
+        // tables have 2^16 entries; classes are below CLASSES.
+        unsafe {
+            let pd = self.data.get_unchecked_mut(q);
+            let key = pd.key.get_unchecked_mut(d);
+            if sub {
+                key[0] -= add[0];
+                key[1] -= add[1];
+            } else {
+                key[0] += add[0];
+                key[1] += add[1];
+            }
+            let key = *key;
+            if *self.colors.get_unchecked(q) != EMPTY {
+                return;
+            }
+            let shift = 4 * d;
+            for s in 0..2 {
+                debug_assert!((key[s] as usize) < crate::pattern::LINE_KEYS);
+                let pat = *self.lines[s].get_unchecked(key[s] as usize) as u16;
+                let old = pd.comb[s];
+                let comb = (old & !(15 << shift)) | (pat << shift);
+                if comb != old {
+                    pd.comb[s] = comb;
+                    let e = *self.classes[s].get_unchecked(comb as usize);
+                    let counts = self.counts.get_unchecked_mut(s);
+                    *counts.get_unchecked_mut(pd.class[s] as usize) -= 1;
+                    *counts.get_unchecked_mut(e.class as usize) += 1;
+                    self.value[s] += e.value as i32 - pd.value[s] as i32;
+                    pd.class[s] = e.class;
+                    pd.value[s] = e.value;
+                }
             }
         }
     }
@@ -552,18 +566,23 @@ impl Board {
 
     #[inline(always)]
     fn update_windows(&mut self, i: usize, s: usize, add: bool) {
-        let mut delta = 0;
+        let (table, step): (&[i16; 256], u8) = match (s, add) {
+            (0, true) => (&WINDOW_DELTA[0], 1),
+            (_, true) => (&WINDOW_DELTA[1], 16),
+            (0, false) => (&WINDOW_DELTA[2], 1u8.wrapping_neg()),
+            (_, false) => (&WINDOW_DELTA[3], 16u8.wrapping_neg()),
+        };
+        let mut delta = 0i32;
         for d in 0..4 {
             let dd = DIRS[d];
+            let base = d * CELLS + i;
             for k in 0..5 {
-                let w = &mut self.windows[d * CELLS + i - k * dd];
-                let old = window_value(*w);
-                if add {
-                    w[s] += 1;
-                } else {
-                    w[s] -= 1;
-                }
-                delta += window_value(*w) - old;
+                debug_assert!(base - k * dd < self.windows.len());
+                // SAFETY: the window's first cell `i - k·dd` (k <= 4) is inside the padded
+                // array, so the index is below 4·CELLS = windows.len().
+                let w = unsafe { self.windows.get_unchecked_mut(base - k * dd) };
+                delta += table[*w as usize] as i32;
+                *w = w.wrapping_add(step);
             }
         }
         self.window_score += delta;
@@ -619,10 +638,13 @@ impl Board {
         };
         for o in OFFS {
             let q = (i as isize + o) as usize;
+            debug_assert!(q < CELLS);
+            // SAFETY: offsets are at most 3 cells from an on-board point, inside the padding.
+            let n = unsafe { self.near.get_unchecked_mut(q) };
             if add {
-                self.data[q].near += 1;
+                *n += 1;
             } else {
-                self.data[q].near -= 1;
+                *n -= 1;
             }
         }
     }
@@ -842,16 +864,34 @@ impl Board {
 /// Value of a window by its stone count (one colour only).
 const WINDOW_VALUE: [i32; 7] = [0, 2, 12, 60, 250, 1000, 0];
 
-#[inline(always)]
-fn window_value(w: [u8; 2]) -> i32 {
-    if w[1] == 0 {
-        WINDOW_VALUE[w[0].min(6) as usize]
-    } else if w[0] == 0 {
-        -WINDOW_VALUE[w[1].min(6) as usize]
+/// Value of a window byte (Black's count in the low nibble, White's in the high), Black's view.
+const fn window_value(w: u8) -> i32 {
+    let (b, wh) = ((w & 15) as usize, (w >> 4) as usize);
+    if wh == 0 {
+        WINDOW_VALUE[if b > 6 { 6 } else { b }]
+    } else if b == 0 {
+        -WINDOW_VALUE[if wh > 6 { 6 } else { wh }]
     } else {
         0
     }
 }
+
+/// Change of the window value when a stone is added to / removed from a window byte:
+/// `[black add, white add, black remove, white remove]`.
+static WINDOW_DELTA: [[i16; 256]; 4] = {
+    let mut t = [[0i16; 256]; 4];
+    let mut w = 0;
+    while w < 256 {
+        let v = window_value(w as u8);
+        let x = w as u8;
+        t[0][w] = (window_value(x.wrapping_add(1)) - v) as i16;
+        t[1][w] = (window_value(x.wrapping_add(16)) - v) as i16;
+        t[2][w] = (window_value(x.wrapping_sub(1)) - v) as i16;
+        t[3][w] = (window_value(x.wrapping_sub(16)) - v) as i16;
+        w += 1;
+    }
+    t
+};
 
 #[inline]
 fn class_from(c: u8) -> Class {
@@ -1014,7 +1054,7 @@ pub(crate) fn check_consistency(b: &Board) {
         }
         if b.colors[i] == EMPTY {
             assert_eq!(b.data[i].comb, fresh.data[i].comb);
-            assert_eq!(b.data[i].near, fresh.data[i].near);
+            assert_eq!(b.near[i], fresh.near[i]);
         }
     }
     assert_eq!(b.counts, fresh.counts);

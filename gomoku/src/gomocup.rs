@@ -332,8 +332,10 @@ impl Brain {
                     }
                     b.play(p);
                 }
-                // White to move; score from White's view.
-                let limits = self.limits();
+                // White to move; score from White's view. Up to two decisions share the turn.
+                let mut limits = self.limits();
+                limits.soft_time = limits.soft_time.map(|t| t / 2);
+                limits.hard_time = limits.hard_time.map(|t| t / 2);
                 let stop = AtomicBool::new(false);
                 let r = self.engine.think(&b, &limits, &stop, |_| {});
                 let white_view = r.score;
