@@ -79,6 +79,11 @@ pub struct SearchOptions {
     pub check_extension: bool,
     /// Quiescence search at the horizon for games that provide it.
     pub quiescence: bool,
+    /// Cut off on a table entry only when it was searched to exactly the depth needed, not
+    /// deeper. Normal play wants deeper entries (they are better information); the proof
+    /// against fixed-depth [`minimax`] needs equal depth, because a position reached by paths
+    /// of different lengths has different fixed-depth values. Default false.
+    pub equal_depth_cutoffs: bool,
 }
 
 impl Default for SearchOptions {
@@ -94,14 +99,16 @@ impl Default for SearchOptions {
             late_move_reductions: true,
             check_extension: true,
             quiescence: true,
+            equal_depth_cutoffs: false,
         }
     }
 }
 
 impl SearchOptions {
-    /// Only the sound enhancements: the table, aspiration, PVS and ordering, with null move,
-    /// late-move reductions, check extension and quiescence off. A search with these options
-    /// returns exactly the [`minimax`] value at the same depth.
+    /// Only the sound enhancements: the table (with equal-depth cut-offs), aspiration, PVS and
+    /// ordering, with null move, late-move reductions, check extension and quiescence off. A
+    /// search with these options returns exactly the [`minimax`] value at the same depth (for
+    /// games whose [`Position::rule_outcome`] does not depend on the path).
     #[must_use]
     pub fn exact() -> Self {
         SearchOptions {
@@ -109,6 +116,7 @@ impl SearchOptions {
             late_move_reductions: false,
             check_extension: false,
             quiescence: false,
+            equal_depth_cutoffs: true,
             ..SearchOptions::default()
         }
     }

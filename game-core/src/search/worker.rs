@@ -319,7 +319,12 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
             && let Some(entry) = self.shared.tt.probe(key)
         {
             tt_code = entry.move_code;
-            if !pv_node && i32::from(entry.depth) >= depth {
+            let deep_enough = if self.options.equal_depth_cutoffs {
+                i32::from(entry.depth) == depth
+            } else {
+                i32::from(entry.depth) >= depth
+            };
+            if !pv_node && deep_enough {
                 let score = score_from_tt(entry.score, ply);
                 match entry.bound {
                     Bound::Exact => return score,
