@@ -21,22 +21,12 @@ const fn bonus(kind: usize, file: i32, rank: i32) -> i32 {
         // Rook: mobility on open files is dynamic; a small bonus off the back rank.
         4 => (if rank > 0 { 6 } else { 0 }) + centre,
         // Cannon: central file.
-        5 => {
-            if file == 4 {
-                8
-            } else {
-                0
-            }
-        }
+        5 if file == 4 => 8,
         // Pawn: worth much more after crossing, most near the enemy palace (not on the last rank).
-        6 => {
-            if rank >= 5 {
-                let near = if file >= 3 && file <= 5 { 10 } else { 0 };
-                let adv = if rank == 9 { 10 } else { (rank - 4) * 6 };
-                25 + adv + near
-            } else {
-                0
-            }
+        6 if rank >= 5 => {
+            let near = if file >= 3 && file <= 5 { 10 } else { 0 };
+            let adv = if rank == 9 { 10 } else { (rank - 4) * 6 };
+            25 + adv + near
         }
         _ => 0,
     }
@@ -65,7 +55,7 @@ const fn build_psq() -> [[[i32; 256]; 7]; 2] {
 }
 
 /// `PSQ[side][kind][mailbox square]`: Red's entries positive, Black's negative.
-pub(crate) const PSQ: [[[i32; 256]; 7]; 2] = build_psq();
+pub(crate) static PSQ: [[[i32; 256]; 7]; 2] = build_psq();
 
 /// Material + piece-square evaluation, side-to-move relative (zero-sum: no tempo bonus).
 #[derive(Copy, Clone, Debug, Default)]

@@ -370,6 +370,18 @@ impl Setup {
     /// The first [`PositionError`] found, checked in this order: king counts, piece counts,
     /// points (king, advisor, elephant, pawn), kings facing, side not to move in check.
     pub fn to_position(&self) -> Result<Position, PositionError> {
+        self.to_position_with(false)
+    }
+
+    /// Like [`to_position`](Setup::to_position), but when `allow_facing_kings` is true the kings
+    /// may face each other on an open file, which then counts as a check on the side to move
+    /// only (engines such as Fairy-Stockfish and Pikafish accept such positions, e.g. t11 of
+    /// `tactics.txt`, where Red to move is checkmated). The side not to move must still not be
+    /// in check by any other piece.
+    ///
+    /// # Errors
+    /// As [`to_position`](Setup::to_position), without [`PositionError::KingsFacing`] when allowed.
+    pub fn to_position_with(&self, allow_facing_kings: bool) -> Result<Position, PositionError> {
         let mut counts = [[0usize; 7]; 2];
         for row in &self.board {
             for p in row.iter().flatten() {
@@ -436,14 +448,19 @@ impl Setup {
         }
         let rk = pos.king_square(Side::First);
         let bk = pos.king_square(Side::Second);
-        if rk.file() == bk.file()
-            && (rk.rank() + 1..bk.rank()).all(|r| pos.piece_at(rk.file(), r).is_none())
-        {
+        let facing = rk.file() == bk.file()
+            && (rk.rank() + 1..bk.rank()).all(|r| pos.piece_at(rk.file(), r).is_none());
+        if facing && !allow_facing_kings {
             return Err(PositionError::KingsFacing);
         }
         let not_to_move = self.side.opponent();
         let k = pos.king_square(not_to_move);
-        if crate::position::attacked(&pos.board, k.raw(), not_to_move.index()) {
+        // The mover's king, seen as a plain blocker (an advisor never attacks), so that facing
+        // kings (when allowed) do not count as a check on the side not to move.
+        let mut scratch = pos.board;
+        let mover_king = pos.king_square(self.side).raw();
+        scratch[mover_king] = (16u8 << self.side.index()) | 1;
+        if crate::position::attacked(&scratch, k.raw(), not_to_move.index()) {
             return Err(PositionError::SideNotToMoveInCheck { side: not_to_move });
         }
         pos.finish_setup();
@@ -506,6 +523,16 @@ impl Position {
     /// position.
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
         Ok(Setup::parse(fen)?.to_position()?)
+    }
+
+    /// Reads a position from a FEN, accepting kings that face each other on an open file as a
+    /// check on the side to move (see [`Setup::to_position_with`]); every other check of
+    /// [`from_fen`](Position::from_fen) applies.
+    ///
+    /// # Errors
+    /// As [`from_fen`](Position::from_fen), without [`PositionError::KingsFacing`].
+    pub fn from_fen_lenient(fen: &str) -> Result<Position, FenError> {
+        Ok(Setup::parse(fen)?.to_position_with(true)?)
     }
 
     /// The FEN of this position (`w`/`b`, `- -`, half-move clock, full-move number).

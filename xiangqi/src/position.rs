@@ -63,9 +63,9 @@ const fn build_empty_board() -> [u8; 256] {
 
 const EMPTY_BOARD: [u8; 256] = build_empty_board();
 
-/// Zobrist keys: `(side * 7 + kind) * 256 + square`, then the side-to-move key at the end.
-const ZOBRIST: [u64; 14 * 256 + 1] = SplitMix64::new(0x5869_616e_6751_6921).table();
-const ZOBRIST_SIDE: u64 = ZOBRIST[14 * 256];
+/// Zobrist keys: `(side * 7 + kind) * 256 + square`; the side-to-move key is separate.
+static ZOBRIST: [u64; 14 * 256] = SplitMix64::new(0x5869_616e_6751_6921).table();
+const ZOBRIST_SIDE: u64 = SplitMix64::new(0x5869_616e_6751_6922).next().0;
 
 /// Zobrist table index base of a board byte (piece index 16..48).
 #[inline]
@@ -105,12 +105,6 @@ pub(crate) struct State {
     /// Plies since the last capture, null move or set-up: the irreversible-move marker; the
     /// repetition walk never crosses it.
     pub clock: u16,
-}
-
-impl Default for Move {
-    fn default() -> Self {
-        Move(0)
-    }
 }
 
 /// Why a game ended by rule, see [`Position::game_end`].

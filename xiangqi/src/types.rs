@@ -237,7 +237,7 @@ impl fmt::Display for Piece {
 ///
 /// [`game_core::Move::code`] is `from_raw * 256 + to_raw` (mailbox indices), below 2^16.
 /// Its `Display`/`Debug` is ICCS, e.g. `h2e2`.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Copy, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Move(pub(crate) u16);
 
 impl Move {

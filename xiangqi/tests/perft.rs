@@ -4,43 +4,15 @@
 
 use xiangqi::Position;
 
-const PERFT: &str = include_str!(concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../shared/reference/xiangqi/perft.txt"
-));
-
-/// (id, fen, [(depth, nodes)]).
-fn cases() -> Vec<(String, String, Vec<(u32, u64)>)> {
-    let mut out: Vec<(String, String, Vec<(u32, u64)>)> = Vec::new();
-    for line in PERFT
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-    {
-        let (key, rest) = line.split_once(' ').expect("key value");
-        match key {
-            "id" => out.push((rest.to_string(), String::new(), Vec::new())),
-            "fen" => out.last_mut().expect("id first").1 = rest.to_string(),
-            "perft" => {
-                let (d, n) = rest.split_once(' ').expect("depth nodes");
-                out.last_mut()
-                    .expect("id first")
-                    .2
-                    .push((d.parse().unwrap(), n.parse().unwrap()));
-            }
-            _ => panic!("unknown line {line}"),
-        }
-    }
-    out
-}
+mod common;
 
 const LIMIT: u64 = 5_000_000;
 
 fn run(deep: bool) {
-    let cases = cases();
+    let cases = common::perft_cases();
     assert_eq!(cases.len(), 13, "13 reference positions");
     let mut checked = 0;
-    for (id, fen, depths) in cases {
+    for common::PerftCase { id, fen, depths } in cases {
         let mut pos = Position::from_fen(&fen).unwrap_or_else(|e| panic!("{id}: {e}"));
         for (depth, nodes) in depths {
             if (nodes > LIMIT) != deep {
