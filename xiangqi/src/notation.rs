@@ -423,7 +423,13 @@ impl Position {
         if iccs_squares(t).is_some() {
             self.parse_iccs(t)
         } else if t.is_ascii() {
-            self.parse_wxf(t)
+            self.parse_wxf(t).map_err(|e| match e {
+                MoveError::Syntax { text, .. } => MoveError::Syntax {
+                    text,
+                    expected: ICCS_EXPECTED,
+                },
+                e => e,
+            })
         } else {
             self.parse_chinese(t)
         }
@@ -852,10 +858,14 @@ impl Position {
                 text: text.to_string(),
                 reason: first_error.unwrap_or(Illegal::OffBoard),
             }),
-            _ => Err(MoveError::Ambiguous {
-                text: text.to_string(),
-                candidates: legal.iter().map(ToString::to_string).collect(),
-            }),
+            _ => {
+                let mut candidates: Vec<String> = legal.iter().map(ToString::to_string).collect();
+                candidates.sort();
+                Err(MoveError::Ambiguous {
+                    text: text.to_string(),
+                    candidates,
+                })
+            }
         }
     }
 }
