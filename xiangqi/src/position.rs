@@ -183,7 +183,19 @@ impl Clone for Position {
 impl PartialEq for Position {
     /// Same pieces on the same points and the same side to move (history is ignored).
     fn eq(&self, other: &Self) -> bool {
-        self.board == other.board && self.side == other.side
+        let code = |p: u8| {
+            if p == EMPTY || p == OFF {
+                p
+            } else {
+                (p & 0x30) | kind_of(p)
+            }
+        };
+        self.side == other.side
+            && self
+                .board
+                .iter()
+                .zip(other.board.iter())
+                .all(|(&a, &b)| code(a) == code(b))
     }
 }
 
@@ -934,5 +946,73 @@ impl fmt::Display for Position {
             "{} to move",
             if self.side == 0 { "Red" } else { "Black" }
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A position whose history is a 4-ply cycle with the given "gave check" flags for the
+    /// moves 1..=4 (move 4 was made by the side not to move now).
+    fn cycle(checks: [bool; 4]) -> Position {
+        let mut p = Position::startpos();
+        let k0 = p.key;
+        for (i, &c) in checks.iter().enumerate() {
+            let key = if i == 3 { k0 } else { 1000 + i as u64 };
+            p.history.push(State {
+                key,
+                mv: Move(0),
+                captured: 0,
+                in_check: c,
+                clock: i as u16 + 1,
+            });
+        }
+        p
+    }
+
+    #[test]
+    fn perpetual_check_judgement() {
+        // Red to move now; moves 2 and 4 were Black's, 1 and 3 Red's.
+        let me = Side::First;
+        assert_eq!(
+            cycle([false, true, false, true]).rule_end(5),
+            Some((Outcome::Win(me), EndReason::PerpetualCheck))
+        );
+        assert_eq!(
+            cycle([true, false, true, false]).rule_end(5),
+            Some((Outcome::Win(me.opponent()), EndReason::PerpetualCheck))
+        );
+        assert_eq!(
+            cycle([true, true, true, true]).rule_end(5),
+            Some((Outcome::Draw, EndReason::Repetition))
+        );
+        assert_eq!(
+            cycle([false, true, false, false]).rule_end(5),
+            Some((Outcome::Draw, EndReason::Repetition))
+        );
+        assert_eq!(
+            cycle([true, true, true, true]).rule_end(4),
+            None,
+            "needs a second repetition"
+        );
+    }
+
+    #[test]
+    fn evaluation_is_symmetric() {
+        use game_core::Evaluate;
+        let p = Position::startpos();
+        assert_eq!(p.material_psq(), 0);
+        let b = Position::from_fen(
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1",
+        )
+        .unwrap();
+        assert_eq!(crate::MaterialEval.evaluate(&p), 0);
+        assert_eq!(crate::MaterialEval.evaluate(&b), 0);
+        let up = Position::from_fen(
+            "rnbakab1r/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+        )
+        .unwrap();
+        assert!(crate::MaterialEval.evaluate(&up) > 90);
     }
 }
