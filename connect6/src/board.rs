@@ -734,6 +734,21 @@ impl Connect6 {
         self.key ^= old ^ state_key(self.side, self.left);
     }
 
+    /// Hands the move to the opponent at the start of a full turn (a null turn for the
+    /// defensive threat search); returns the state to give back to [`Connect6::set_turn_state`].
+    pub(crate) fn pass_turn(&mut self) -> (Side, u8) {
+        let old = (self.side, self.left);
+        self.set_turn_state((self.side.opponent(), 2));
+        old
+    }
+
+    /// Sets the side to move and the stones it has left, updating the key.
+    pub(crate) fn set_turn_state(&mut self, (side, left): (Side, u8)) {
+        self.key ^= state_key(self.side, self.left) ^ state_key(side, left);
+        self.side = side;
+        self.left = left;
+    }
+
     pub(crate) fn push_history(&mut self, stone: Stone) {
         self.history.push(stone);
     }

@@ -11,11 +11,13 @@
 #![deny(missing_docs)]
 
 mod board;
+pub mod engine;
 mod eval;
 mod geometry;
 pub mod notation;
 mod position;
 pub mod sgf;
+pub mod tss;
 
 pub use board::{
     Cell, Connect6, DEFAULT_SIZE, EndReason, MAX_SIZE, MIN_SIZE, MoveError, SetupError, Stone,
