@@ -97,6 +97,7 @@ pub struct Engine {
     deadline: Option<Instant>,
     stopped: bool,
     stop: Arc<AtomicBool>,
+    threat_search: bool,
 }
 
 impl std::fmt::Debug for Engine {
@@ -147,6 +148,7 @@ impl Engine {
             deadline: None,
             stopped: false,
             stop: Arc::new(AtomicBool::new(false)),
+            threat_search: true,
         }
     }
 
@@ -155,6 +157,12 @@ impl Engine {
     #[must_use]
     pub fn stop_handle(&self) -> Arc<AtomicBool> {
         Arc::clone(&self.stop)
+    }
+
+    /// Switches the threat-space searches (ours and the defensive one) on or off (default on;
+    /// the ConnectMore `vcf` / `unvcf` commands).
+    pub fn set_threat_search(&mut self, on: bool) {
+        self.threat_search = on;
     }
 
     /// Forgets the transposition and threat tables (a new game).
@@ -244,7 +252,7 @@ impl Engine {
         if roots.len() == 1 {
             return done(roots.pop().expect("one root"), 0, Decision::Forced, 0);
         }
-        if !forced && left == 2 {
+        if !forced && left == 2 && self.threat_search {
             let deadline = limits.time.map(|t| start + t.mul_f32(0.3));
             self.defend_against_threat_search(&mut pos, &mut roots, tss_budget / 4, deadline);
         }

@@ -11,6 +11,7 @@
 #![deny(missing_docs)]
 
 mod board;
+pub mod connectmore;
 pub mod engine;
 mod eval;
 mod geometry;
