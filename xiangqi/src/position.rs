@@ -456,10 +456,12 @@ impl Position {
         self.history.len() - 1
     }
 
-    /// The moves played since set-up, oldest first (null moves appear as `a0a0`-like zero moves
-    /// only inside a search).
+    /// The moves played since set-up, oldest first (null moves of a search are skipped).
     pub fn moves_played(&self) -> impl Iterator<Item = Move> + '_ {
-        self.history[1..].iter().map(|s| s.mv)
+        self.history[1..]
+            .iter()
+            .map(|s| s.mv)
+            .filter(|mv| mv.0 != 0)
     }
 
     pub(crate) fn compute_in_check(&self) -> bool {
