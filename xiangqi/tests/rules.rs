@@ -275,8 +275,12 @@ fn no_capture_limit() {
         Some((Outcome::Draw, EndReason::NoCaptureLimit))
     );
     assert_eq!(p.rule_outcome(1), Some(Outcome::Draw));
+    let mut v = Vec::new();
+    assert_eq!(p.generate_moves(&mut v), Some(Outcome::Draw));
+    assert!(v.is_empty());
     p.set_no_capture_limit(0);
     assert_eq!(p.game_end(), None);
+    assert_eq!(p.generate_moves(&mut v), None);
     p.set_no_capture_limit(200);
     assert_eq!(p.game_end(), None);
 }
