@@ -428,7 +428,8 @@ impl Position {
     #[must_use]
     pub fn fullmove_number(&self) -> u32 {
         let plies = (self.history.len() - 1) as u32;
-        self.start_fullmove + (plies + self.start_side as u32) / 2
+        self.start_fullmove
+            .saturating_add((plies + self.start_side as u32) / 2)
     }
 
     /// The no-capture draw limit in plies (default [`DEFAULT_NO_CAPTURE_LIMIT`] = 120, Chinese
