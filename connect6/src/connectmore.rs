@@ -1,0 +1,252 @@
+//! The ConnectMore GUI engine protocol (the one the Olympiad engine Cloudict speaks), one
+//! command per line on stdin, answers on stdout:
+//!
+//! | command | effect | answer |
+//! |---|---|---|
+//! | `name` | | `name qi-connect6` |
+//! | `new black` | new 19x19 game, we are Black | `move JJ` (our first stone) |
+//! | `new white` | new game, we are White | none |
+//! | `move XXXX` | the opponent's turn (`XX` for Black's first stone) | `move XXXX` (ours) |
+//! | `black XXXX` / `white XXXX` | place stones of that colour without searching | none |
+//! | `next` | search for the side to move and play it | `move XXXX` |
+//! | `depth D` | search at most D turns (1..=30) | none |
+//! | `time MS` | think MS milliseconds per turn (default 1000; our addition) | none |
+//! | `vcf` / `unvcf` | threat-space search on / off | none |
+//! | `print` | | the board, then the side to move |
+//! | `help` | | the command list |
+//! | `quit` / `exit` | stop | none |
+//!
+//! Stones are two capital letters, column then row, `A` at the bottom-left (`JJ` is the centre).
+//! A line that is not understood, or an illegal move, gets one line starting with `error` and
+//! changes nothing. A `black`/`white` line that is a whole legal turn of the side to move is
+//! played as that turn; otherwise its stones are added as setup and the other colour moves next
+//! with two stones. Engine lines other than `move ...` are informational (GUIs read only
+//! `move ` lines).
+
+use std::io::{self, BufRead, Write};
+use std::time::Duration;
+
+use game_core::Side;
+
+use crate::board::{Cell, Connect6, side_name};
+use crate::engine::{Engine, EngineLimits};
+use crate::notation::{Point, format_connectmore, parse_connectmore};
+
+/// The engine's name as `name` reports it.
+pub const ENGINE_NAME: &str = "qi-connect6";
+
+/// Default thinking time per turn, milliseconds.
+pub const DEFAULT_TIME_MS: u64 = 1000;
+
+/// One protocol session: the game, the engine and its limits. [`run`] feeds it lines; tests
+/// and the CLI can drive it line by line with [`Session::handle`].
+#[derive(Debug)]
+pub struct Session {
+    pos: Connect6,
+    engine: Engine,
+    depth: Option<u32>,
+    time: Duration,
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Runs the protocol until `quit`/`exit` or the end of `input`.
+///
+/// # Errors
+/// Only I/O errors of `input` or `output`; protocol errors are answered with `error ...` lines.
+pub fn run<R: BufRead, W: Write>(input: R, mut output: W) -> io::Result<()> {
+    let mut session = Session::new();
+    for line in input.lines() {
+        if !session.handle(&line?, &mut output)? {
+            break;
+        }
+        output.flush()?;
+    }
+    output.flush()
+}
+
+impl Session {
+    /// A session on the empty 19x19 board, no depth limit, [`DEFAULT_TIME_MS`] per turn.
+    #[must_use]
+    pub fn new() -> Self {
+        Session {
+            pos: Connect6::standard(),
+            engine: Engine::new(32),
+            depth: None,
+            time: Duration::from_millis(DEFAULT_TIME_MS),
+        }
+    }
+
+    /// The current position.
+    #[must_use]
+    pub fn position(&self) -> &Connect6 {
+        &self.pos
+    }
+
+    /// Handles one line, writing the answer lines to `out`. Returns `Ok(false)` after
+    /// `quit`/`exit`, else `Ok(true)`.
+    ///
+    /// # Errors
+    /// Only I/O errors of `out`.
+    pub fn handle<W: Write>(&mut self, line: &str, out: &mut W) -> io::Result<bool> {
+        let mut words = line.split_whitespace();
+        let Some(cmd) = words.next() else {
+            return Ok(true);
+        };
+        let arg = words.next();
+        let extra = words.next();
+        let cmd_lower = cmd.to_ascii_lowercase();
+        if extra.is_some() {
+            writeln!(out, "error too many words in `{}`", line.trim())?;
+            return Ok(true);
+        }
+        match (cmd_lower.as_str(), arg) {
+            ("quit" | "exit", None) => return Ok(false),
+            ("name", None) => writeln!(out, "name {ENGINE_NAME}")?,
+            ("help", None) => {
+                for l in [
+                    "name: engine name",
+                    "new black|white: new game, we play that colour (as black we answer our first move)",
+                    "move XXXX: the opponent's turn (XX for black's first stone); we answer move XXXX",
+                    "black XXXX / white XXXX: place stones without searching",
+                    "next: search for the side to move and answer move XXXX",
+                    "depth D: search at most D turns; time MS: milliseconds per turn",
+                    "vcf / unvcf: threat-space search on / off",
+                    "print: show the board; quit / exit: stop",
+                ] {
+                    writeln!(out, "{l}")?;
+                }
+            }
+            ("new", Some(colour)) => match colour.to_ascii_lowercase().as_str() {
+                "black" => {
+                    self.pos = Connect6::standard();
+                    self.engine.clear();
+                    self.answer(out)?;
+                }
+                "white" => {
+                    self.pos = Connect6::standard();
+                    self.engine.clear();
+                }
+                other => writeln!(
+                    out,
+                    "error new {other}: expected `new black` or `new white`"
+                )?,
+            },
+            ("move", Some(stones)) => match self.parse_turn(stones) {
+                Ok(points) => {
+                    self.pos.play_turn(&points).expect("checked turn");
+                    if self.pos.game_end().is_none() {
+                        self.answer(out)?;
+                    }
+                }
+                Err(e) => writeln!(out, "error illegal move {stones}: {e}")?,
+            },
+            ("black" | "white", Some(stones)) => {
+                let side = if cmd_lower == "black" {
+                    Side::First
+                } else {
+                    Side::Second
+                };
+                if let Err(e) = self.place(side, stones) {
+                    writeln!(out, "error {cmd_lower} {stones}: {e}")?;
+                }
+            }
+            ("next", None) => {
+                if let Some((_, reason)) = self.pos.game_end() {
+                    writeln!(out, "error the game is over ({reason})")?;
+                } else {
+                    self.answer(out)?;
+                }
+            }
+            ("depth", Some(d)) => match d.parse::<u32>() {
+                Ok(d) if (1..=30).contains(&d) => self.depth = Some(d),
+                _ => writeln!(out, "error depth {d}: expected a number of turns 1..30")?,
+            },
+            ("time", Some(t)) => match t.parse::<u64>() {
+                Ok(ms) if (1..=86_400_000).contains(&ms) => self.time = Duration::from_millis(ms),
+                _ => writeln!(
+                    out,
+                    "error time {t}: expected milliseconds per turn 1..86400000"
+                )?,
+            },
+            ("vcf", None) => self.engine.set_threat_search(true),
+            ("unvcf", None) => self.engine.set_threat_search(false),
+            ("print", None) => writeln!(out, "{}", self.pos)?,
+            _ => writeln!(out, "error unknown command `{}` (try `help`)", line.trim())?,
+        }
+        Ok(true)
+    }
+
+    fn parse_turn(&self, text: &str) -> Result<Vec<Point>, String> {
+        let points = parse_connectmore(text, self.pos.size()).map_err(|e| e.to_string())?;
+        self.pos.check_turn(&points).map_err(|e| e.to_string())?;
+        Ok(points)
+    }
+
+    fn place(&mut self, side: Side, text: &str) -> Result<(), String> {
+        let points = parse_connectmore(text, self.pos.size()).map_err(|e| e.to_string())?;
+        if side == self.pos.to_move() && self.pos.check_turn(&points).is_ok() {
+            self.pos.play_turn(&points).expect("checked turn");
+            return Ok(());
+        }
+        // Setup: add the stones, the other colour to move with a full turn.
+        let size = self.pos.size();
+        let mut black = Vec::new();
+        let mut white = Vec::new();
+        for y in 0..size as u8 {
+            for x in 0..size as u8 {
+                let p = Point::new(x, y);
+                match self.pos.cell(p) {
+                    Some(Cell::Black) => black.push(p),
+                    Some(Cell::White) => white.push(p),
+                    _ => {}
+                }
+            }
+        }
+        for (i, p) in points.iter().enumerate() {
+            if points[..i].contains(p) {
+                return Err(format!("{} listed twice", p.to_connectmore()));
+            }
+            match self.pos.cell(*p) {
+                Some(Cell::Empty) => {}
+                Some(_) => return Err(format!("{} is occupied", p.to_connectmore())),
+                None => return Err(format!("{} is off the board", p.to_connectmore())),
+            }
+        }
+        if side == Side::First {
+            black.extend(&points)
+        } else {
+            white.extend(&points)
+        }
+        let pos = Connect6::from_stones(size, &black, &white, side.opponent())
+            .map_err(|e| e.to_string())?;
+        self.pos = pos;
+        Ok(())
+    }
+
+    /// Searches for the side to move, plays the turn and writes `move XXXX`.
+    fn answer<W: Write>(&mut self, out: &mut W) -> io::Result<()> {
+        let limits = EngineLimits {
+            depth: self.depth,
+            time: Some(self.time),
+            nodes: None,
+        };
+        match self.engine.think(&self.pos, &limits) {
+            Some(a) => {
+                self.pos
+                    .play_turn(&a.turn)
+                    .expect("the engine plays legal turns");
+                writeln!(out, "move {}", format_connectmore(&a.turn))
+            }
+            None => writeln!(
+                out,
+                "error the game is over ({} cannot move)",
+                side_name(self.pos.to_move())
+            ),
+        }
+    }
+}

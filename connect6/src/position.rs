@@ -1,0 +1,254 @@
+//! The [`game_core::Position`] implementation: one stone per ply, the pair-wise search move
+//! generator (forced replies, winning stones, beams) and its ordering aids.
+
+use game_core::{Outcome, Position, Side};
+
+use crate::board::{Connect6, MoveError, Stone};
+use crate::notation::{parse_connectmore, parse_littlegolem};
+
+/// How many first stones of a turn the search tries (a beam by [`Connect6::stone_score`]).
+pub const FIRST_BEAM: usize = 10;
+/// How many second stones of a turn the search tries, given the first.
+pub const SECOND_BEAM: usize = 6;
+
+/// Gain for the mover of adding a stone to a window holding `a` of its stones and none of the
+/// opponent's (6 = a six: decisive).
+const OFFENSE: [i32; 6] = [1, 12, 50, 250, 260, 1_000_000];
+/// Gain of putting a stone into a window holding `b` opposing stones and none of the mover's.
+const DEFENSE: [i32; 7] = [0, 1, 11, 55, 5_000, 5_000, 0];
+
+impl Connect6 {
+    /// The value of a stone of `side` on empty cell `index` for move ordering: the sum over
+    /// the 6-windows through the point of the gain for `side`'s windows (offence) and of the
+    /// opposing window value it destroys (defence). Larger is better.
+    #[must_use]
+    pub fn stone_score(&self, index: usize, side: Side) -> i32 {
+        let s = side.index();
+        let o = 1 - s;
+        let mut score = 0;
+        for &w in self.geo.windows_of(index) {
+            let cnt = self.wcnt[w as usize];
+            let a = cnt[s] as usize;
+            let b = cnt[o] as usize;
+            if b == 0 {
+                score += OFFENSE[a.min(5)];
+            } else if a == 0 {
+                score += DEFENSE[b];
+            }
+        }
+        score
+    }
+
+    /// True when the side to move can complete a six with the stones it still places this
+    /// turn (a window with `6 - stones_left` or more of its stones and none of the opponent's).
+    #[must_use]
+    pub fn can_win_now(&self) -> bool {
+        self.winning_window().is_some()
+    }
+
+    /// A window the side to move completes to six this turn, if any.
+    pub(crate) fn winning_window(&self) -> Option<usize> {
+        let s = self.side.index();
+        let need = 6 - self.left as usize;
+        self.threat_windows(s)
+            .iter()
+            .map(|&w| w as usize)
+            .find(|&w| self.wcnt[w][s] as usize >= need)
+    }
+
+    /// The empty cells of window `w`.
+    pub(crate) fn window_empties(&self, w: usize) -> impl Iterator<Item = usize> + '_ {
+        self.geo.windows[w]
+            .iter()
+            .map(|&c| c as usize)
+            .filter(move |&c| self.cells[c] == 0)
+    }
+
+    /// Pushes the forced replies of the side to move when the opponent has threats: the empty
+    /// points of the opponent's threat windows after which the opponent's remaining threats can
+    /// still be stopped by the stones left in this turn. With more threats than stones left the
+    /// game is lost: every blocking point is pushed. Returns false when the opponent has no
+    /// threats (nothing pushed).
+    pub(crate) fn push_forced(&self, moves: &mut Vec<Stone>) -> bool {
+        let o = self.side.opponent().index();
+        if self.threat_windows(o).is_empty() {
+            return false;
+        }
+        let left = self.left;
+        let start = moves.len();
+        let total = self.threat_count(self.side.opponent());
+        for &w in self.threat_windows(o) {
+            for c in self.window_empties(w as usize) {
+                let stone = Stone::from_index(c);
+                if moves[start..].contains(&stone) {
+                    continue;
+                }
+                let ok = if total > left {
+                    true
+                } else {
+                    let mut blocked = [c as u16, u16::MAX, u16::MAX];
+                    self.hitting(o, &mut blocked, 1, 3) <= left
+                };
+                if ok {
+                    moves.push(stone);
+                }
+            }
+        }
+        true
+    }
+
+    /// Pushes the beam of the best `width` stones of the side to move among the empty points
+    /// within two of a stone (the centre on an empty board), best first.
+    pub(crate) fn push_beam(&self, moves: &mut Vec<Stone>, width: usize) {
+        let mut scored = [(0i32, 0u16); crate::MAX_SIZE * crate::MAX_SIZE];
+        let mut n = 0;
+        if self.stones == 0 {
+            let c = self.size / 2;
+            moves.push(Stone::from_index(c * self.size + c));
+            return;
+        }
+        for c in 0..self.cells.len() {
+            if self.cells[c] == 0 && self.near[c] > 0 {
+                scored[n] = (self.stone_score(c, self.side), c as u16);
+                n += 1;
+            }
+        }
+        if n == 0 {
+            // Stones only far from every empty point: any empty point.
+            if let Some(c) = self.cells.iter().position(|&v| v == 0) {
+                moves.push(Stone::from_index(c));
+            }
+            return;
+        }
+        let slice = &mut scored[..n];
+        let k = width.min(n);
+        if k < n {
+            slice.select_nth_unstable_by(k - 1, |a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        }
+        let top = &mut slice[..k];
+        top.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        moves.extend(top.iter().map(|&(_, c)| Stone::from_index(c as usize)));
+    }
+
+    /// Fills `moves` with the stones the search tries, by pairs: a winning stone if the side
+    /// to move can six now; else the forced replies if the opponent has threats; else a beam
+    /// of the best first stones ([`FIRST_BEAM`]) or, for the second stone of a turn, of the
+    /// best second stones given the first ([`SECOND_BEAM`]). `widths` overrides the beams.
+    pub fn search_stones(&self, moves: &mut Vec<Stone>, widths: (usize, usize)) -> Option<Outcome> {
+        moves.clear();
+        if let Some((outcome, _)) = self.game_end() {
+            return Some(outcome);
+        }
+        if let Some(w) = self.winning_window() {
+            let s = self.side.index();
+            // With 5 stones one point wins; with 4 either empty point leads to a 5.
+            let c = self
+                .window_empties(w)
+                .next()
+                .expect("a winning window has an empty point");
+            let _ = s;
+            moves.push(Stone::from_index(c));
+            return None;
+        }
+        if self.push_forced(moves) {
+            return None;
+        }
+        let width = if self.left == 2 { widths.0 } else { widths.1 };
+        self.push_beam(moves, width);
+        None
+    }
+}
+
+impl Position for Connect6 {
+    type Move = Stone;
+    type MoveError = MoveError;
+
+    #[inline]
+    fn side_to_move(&self) -> Side {
+        self.side
+    }
+
+    fn generate_moves(&self, moves: &mut Vec<Stone>) -> Option<Outcome> {
+        moves.clear();
+        if let Some((outcome, _)) = self.game_end() {
+            return Some(outcome);
+        }
+        moves.extend(
+            self.cells
+                .iter()
+                .enumerate()
+                .filter(|(_, v)| **v == 0)
+                .map(|(c, _)| Stone::from_index(c)),
+        );
+        None
+    }
+
+    fn generate_search_moves(&self, moves: &mut Vec<Stone>) -> Option<Outcome> {
+        self.search_stones(moves, (FIRST_BEAM, SECOND_BEAM))
+    }
+
+    #[inline]
+    fn play(&mut self, mv: Stone) {
+        let colour = self.side.index() as u8;
+        self.place(mv.index(), colour);
+        self.push_history(mv);
+        self.advance();
+    }
+
+    #[inline]
+    fn undo(&mut self, mv: Stone) {
+        self.retreat();
+        self.pop_history();
+        let colour = self.side.index() as u8;
+        self.remove(mv.index(), colour);
+    }
+
+    #[inline]
+    fn key(&self) -> u64 {
+        self.raw_key()
+    }
+
+    /// One stone: a LittleGolem point (`j10`) or a ConnectMore pair of letters (`JJ`).
+    fn parse_move(&self, text: &str) -> Result<Stone, MoveError> {
+        let t = text.trim();
+        let points = match parse_littlegolem(t, self.size) {
+            Ok(p) => p,
+            Err(e) if t.len() == 2 && t.bytes().all(|b| b.is_ascii_alphabetic()) => {
+                parse_connectmore(t, self.size).map_err(|_| e)?
+            }
+            Err(e) => return Err(e.into()),
+        };
+        if points.len() != 1 {
+            return Err(MoveError::WrongStoneCount {
+                side: crate::board::side_name(self.side),
+                expected: 1,
+                found: points.len(),
+            });
+        }
+        let mut probe = self.clone();
+        probe.play_point(points[0])
+    }
+
+    fn format_move(&self, mv: Stone) -> String {
+        mv.point(self.size).to_littlegolem()
+    }
+
+    #[inline]
+    fn order_hint(&self, mv: Stone) -> i32 {
+        self.stone_score(mv.index(), self.side).min(1_000_000)
+    }
+
+    fn is_tactical(&self, mv: Stone) -> bool {
+        let s = self.side.index();
+        let o = 1 - s;
+        self.geo.windows_of(mv.index()).iter().any(|&w| {
+            let cnt = self.wcnt[w as usize];
+            (cnt[o] == 0 && cnt[s] >= 3) || (cnt[s] == 0 && cnt[o] >= 4)
+        })
+    }
+
+    #[inline]
+    fn in_check(&self) -> bool {
+        !self.threat_windows(self.side.opponent().index()).is_empty()
+    }
+}

@@ -1,0 +1,86 @@
+//! ConnectMore protocol sessions (insta snapshots) and a whole engine-vs-engine game driven
+//! through the protocol.
+
+use connect6::connectmore::{Session, run};
+use game_core::Outcome;
+
+fn session(input: &str) -> String {
+    let mut out = Vec::new();
+    run(input.as_bytes(), &mut out).unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+#[test]
+fn basics_and_errors() {
+    let out = session(
+        "name\n\nfoo\nnew red\nnew black\nmove ZZZZ\nmove JJ\nmove KK\nmove KKKK\nmove JJKK\ndepth x\ndepth 0\ntime -1\nname extra words\nprint\nquit\nname\n",
+    );
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn help_lists_the_commands() {
+    insta::assert_snapshot!(session("help\nexit\n"));
+}
+
+#[test]
+fn engine_answers_as_white_at_depth_one() {
+    let out = session("new white\ndepth 1\ntime 20000\nmove JJ\nprint\n");
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn setup_and_forced_block() {
+    // White g10..j10 (GJ HJ IJ JJ in ConnectMore): Black must block with a pair among
+    // f10k10, e10k10, f10l10 (FJKJ, EJKJ, FJLJ).
+    let out = session(
+        "black JLDD\nblack PPCQ\nblack QC\nwhite GJHJ\nwhite IJJJ\nwhite DPPD\nprint\ndepth 2\nnext\n",
+    );
+    let moves: Vec<&str> = out.lines().filter(|l| l.starts_with("move ")).collect();
+    assert_eq!(moves.len(), 1, "{out}");
+    let m = &moves[0][5..];
+    let mut pair = [&m[0..2], &m[2..4]];
+    pair.sort();
+    assert!(
+        [["FJ", "KJ"], ["EJ", "KJ"], ["FJ", "LJ"]].contains(&pair),
+        "{out}"
+    );
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn engine_plays_itself_to_the_end_without_errors() {
+    let mut engines = [Session::new(), Session::new()];
+    let talk = |s: &mut Session, line: &str| -> String {
+        let mut out = Vec::new();
+        assert!(s.handle(line, &mut out).unwrap());
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            !text.lines().any(|l| l.starts_with("error")),
+            "{line} -> {text}"
+        );
+        text
+    };
+    talk(&mut engines[0], "time 30");
+    talk(&mut engines[1], "time 30");
+    talk(&mut engines[1], "new white");
+    let mut reply = talk(&mut engines[0], "new black");
+    let mut mover = 0;
+    let mut turns = 1;
+    let end = loop {
+        let mv = reply
+            .trim()
+            .strip_prefix("move ")
+            .expect("a move line")
+            .to_string();
+        let listener = &mut engines[1 - mover];
+        reply = talk(listener, &format!("move {mv}"));
+        if let Some(end) = listener.position().game_end() {
+            break end;
+        }
+        mover = 1 - mover;
+        turns += 1;
+        assert!(turns < 400, "the game must end");
+    };
+    assert!(matches!(end.0, Outcome::Win(_) | Outcome::Draw));
+}

@@ -1,0 +1,145 @@
+//! Pair generation, threat-space search and the engine's decisions.
+
+use std::time::Duration;
+
+use connect6::engine::{Decision, Engine, EngineLimits};
+use connect6::notation::parse_littlegolem;
+use connect6::tss::ThreatSearch;
+use connect6::{Connect6, Point};
+use game_core::{Outcome, Position, Side};
+use proptest::prelude::*;
+
+fn pts(s: &str) -> Vec<Point> {
+    parse_littlegolem(s, 19).unwrap()
+}
+
+#[test]
+fn forced_replies_are_exactly_the_blocks() {
+    // White has g10..j10 (two threats): Black's first stones are the points of blocking pairs.
+    let pos = Connect6::from_stones(
+        19,
+        &pts("j12 d4 p16 c17 q3"),
+        &pts("g10 h10 i10 j10 d16 p4"),
+        Side::First,
+    )
+    .unwrap();
+    assert!(pos.in_check());
+    let mut moves = Vec::new();
+    assert_eq!(pos.generate_search_moves(&mut moves), None);
+    let mut names: Vec<String> = moves.iter().map(|&m| pos.format_move(m)).collect();
+    names.sort();
+    assert_eq!(names, ["e10", "f10", "k10", "l10"]);
+    // After e10 only k10 completes the block.
+    let mut after = pos.clone();
+    after.play(after.parse_move("e10").unwrap());
+    after.generate_search_moves(&mut moves);
+    let names: Vec<String> = moves.iter().map(|&m| after.format_move(m)).collect();
+    assert_eq!(names, ["k10"]);
+    assert!(after.is_tactical(after.parse_move("k10").unwrap()));
+}
+
+#[test]
+fn winning_stone_comes_alone() {
+    let pos = Connect6::from_stones(
+        19,
+        &pts("g10 h10 i10 j10 p16"),
+        &pts("g11 j11 l8 c3 d17 p2"),
+        Side::First,
+    )
+    .unwrap();
+    let mut moves = Vec::new();
+    pos.generate_search_moves(&mut moves);
+    assert_eq!(moves.len(), 1);
+    assert!(pos.can_win_now());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+    #[test]
+    fn search_moves_never_empty_and_legal(seed in proptest::collection::vec(0usize..361, 0..80)) {
+        let mut pos = Connect6::standard();
+        let mut all = Vec::new();
+        let mut some = Vec::new();
+        for r in seed {
+            let outcome = pos.generate_moves(&mut all);
+            prop_assert_eq!(outcome, pos.generate_search_moves(&mut some));
+            if outcome.is_some() {
+                prop_assert!(some.is_empty());
+                break;
+            }
+            prop_assert!(!some.is_empty());
+            for m in &some {
+                prop_assert!(all.contains(m));
+            }
+            let m = all[r % all.len()];
+            pos.play(m);
+        }
+    }
+}
+
+#[test]
+fn threat_search_two_open_threes_win_in_one_turn() {
+    let mut pos = Connect6::from_stones(
+        19,
+        &pts("e10 f10 g10 e5 f5 g5"),
+        &pts("a19 b19 s1 s2 s3 q17 r17"),
+        Side::First,
+    )
+    .unwrap();
+    let before = pos.clone();
+    let mut tss = ThreatSearch::new();
+    let win = tss.find_win(&mut pos, 4, 1_000_000, None).expect("a win");
+    assert_eq!(pos, before);
+    assert_eq!(win.turns, 1);
+    for &s in &win.turn {
+        pos.play(s);
+    }
+    assert_eq!(pos.threat_count(Side::First), 3);
+    // No attack for White, which has nothing.
+    let mut quiet = Connect6::from_moves(19, "j10 i9k11").unwrap();
+    assert_eq!(tss.find_win(&mut quiet, 6, 100_000, None), None);
+}
+
+/// A position from self-play where Black wins by continuous threats in 5 turns: Black follows
+/// the threat search, White defends with the engine; Black must win within 5 turns.
+#[test]
+fn threat_search_win_holds_against_the_engine() {
+    let mut pos = Connect6::from_moves(19, "j10 i8h9 i11k11 k9h8").unwrap();
+    let mut tss = ThreatSearch::new();
+    let first = tss
+        .find_win(&mut pos, 8, 5_000_000, None)
+        .expect("a win by threats");
+    assert!(first.turns <= 5, "{}", first.turns);
+    let mut engine = Engine::new(8);
+    let limits = EngineLimits {
+        depth: Some(3),
+        time: Some(Duration::from_millis(200)),
+        nodes: None,
+    };
+    for turn in 1..=first.turns {
+        let win = tss
+            .find_win(&mut pos, 8, 5_000_000, None)
+            .expect("still winning");
+        assert!(win.turns <= first.turns + 1 - turn);
+        for &s in &win.turn {
+            pos.play(s);
+        }
+        if pos.game_end().is_some() {
+            break;
+        }
+        let reply = engine.think(&pos, &limits).unwrap();
+        pos.play_turn(&reply.turn).unwrap();
+    }
+    let mut rest = Vec::new();
+    if pos.game_end().is_none() {
+        // The last threat turn left three or more threats: Black completes a six now.
+        assert!(pos.can_win_now());
+        let a = engine.think(&pos, &limits).unwrap();
+        assert_eq!(a.decision, Decision::Win);
+        pos.play_turn(&a.turn).unwrap();
+    }
+    assert_eq!(
+        pos.generate_moves(&mut rest),
+        Some(Outcome::Win(Side::First))
+    );
+}
