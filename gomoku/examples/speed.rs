@@ -54,16 +54,19 @@ fn main() {
         let b = Board::from_moves(15, rule, moves).unwrap();
         let mut e = Engine::new(64);
         let stop = AtomicBool::new(false);
-        let t = cpu();
-        let r = e.main_search(&b, &[], &EngineLimits::depth(8), &stop, &mut |_| {});
-        let dt = cpu() - t;
-        println!(
-            "search {rule} {moves}: depth {} nodes {} in {:.3} s cpu: {:.2} M nodes/s",
-            r.depth,
-            r.nodes,
-            dt,
-            r.nodes as f64 / dt / 1e6
-        );
+        {
+            let t = cpu();
+            let r = e.main_search(&b, &[], &EngineLimits::depth(8), &stop, &mut |_| {});
+            let dt = cpu() - t;
+            println!(
+                "main search {rule} {moves}: depth {} nodes {} in {:.3} s cpu: {:.2} M nodes/s, best {:?}",
+                r.depth,
+                r.nodes,
+                dt,
+                r.nodes as f64 / dt / 1e6,
+                r.best_move.map(|m| b.format_point(m))
+            );
+        }
     }
 
     let file = include_str!("../../../shared/reference/gomoku/vcf.txt");

@@ -47,6 +47,7 @@ struct Brain {
     rule: Rule,
     engine: Engine,
     hash_mib: usize,
+    threads: usize,
     timeout_turn: i64,
     timeout_match: i64,
     time_left: i64,
@@ -71,6 +72,7 @@ impl Brain {
             rule: Rule::Freestyle,
             engine: Engine::new(64),
             hash_mib: 64,
+            threads: 1,
             timeout_turn: 30_000,
             timeout_match: 0,
             time_left: UNLIMITED,
@@ -275,7 +277,9 @@ impl Brain {
                 self.resize_hash();
             }
             "thread_num" => {
-                int(value)?;
+                let v = int(value)?;
+                self.threads = v.clamp(1, 64) as usize;
+                self.engine.set_threads(self.threads);
             }
             "max_depth" => {
                 let v = int(value)?;

@@ -192,6 +192,9 @@ impl Position for Board {
         None
     }
 
+    /// Late-move reductions: quiet moves far down the ordering rarely matter in gomoku.
+    const LATE_MOVE_REDUCTIONS: bool = true;
+
     #[inline]
     fn in_check(&self) -> bool {
         self.has_five_point(self.side_to_move().opponent())

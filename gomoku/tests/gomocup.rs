@@ -171,7 +171,7 @@ fn bad_lines_change_nothing() {
         "INFO rule 4",
         "INFO timeout_turn abc",
         "INFO some_new_key 5",
-        "INFO thread_num 2",
+        "INFO thread_num 1",
         "INFO hash_size 65536",
         "INFO max_memory 367001600",
         "INFO time_left 2147483647",
