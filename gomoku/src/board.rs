@@ -381,6 +381,22 @@ impl Board {
         self.key
     }
 
+    /// The Zobrist key computed from the stones and the side to move alone (the incremental
+    /// [`Board::key`] must equal it; conformance tests compare them).
+    #[must_use]
+    pub fn key_from_scratch(&self) -> u64 {
+        let mut key = 0;
+        for p in self.points() {
+            if let Some(s) = self.stone(p) {
+                key ^= ZOBRIST[s.index() * CELLS + p.idx()];
+            }
+        }
+        if self.side == Side::Second {
+            key ^= ZOBRIST[2 * CELLS];
+        }
+        key
+    }
+
     /// The line pattern a stone of `side` placed on the empty point `p` makes along direction
     /// `dir` (0 horizontal, 1 vertical, 2 diagonal, 3 anti-diagonal). Meaningless for occupied points.
     #[inline]
