@@ -1,4 +1,4 @@
-//! Self-play: `cargo run --release -p gomoku --example selfplay -- <rule> <size> <ms>`.
+//! Self-play: `cargo run --release -p gomoku --example gomoku_selfplay -- <rule> <size> <ms>`.
 use gomoku::*;
 use std::str::FromStr;
 use std::sync::atomic::AtomicBool;
