@@ -125,6 +125,8 @@ pub struct Board {
     history: Vec<Point>,
     empties: usize,
     end: Option<(Outcome, EndReason)>,
+    /// Length of the history when the game ended (an undo below it reopens the game).
+    end_ply: usize,
     lines: [&'static [u8]; 2],
     classes: [&'static [ClassEntry]; 2],
 }
@@ -158,6 +160,7 @@ impl Board {
             history: Vec::with_capacity(size * size),
             empties: size * size,
             end: None,
+            end_ply: 0,
             lines: [line_table(lr[0]), line_table(lr[1])],
             classes: [class_table(renju), class_table(false)],
         };
@@ -684,18 +687,20 @@ impl Board {
         let wins = self.data[p.idx()].class[s.index()] == Class::Five as u8;
         self.place(p, s);
         self.history.push(p);
-        if wins {
-            let long = (0..4).any(|d| self.run_len(p, d, s.index()) > 5);
-            self.end = Some((
-                Outcome::Win(s),
-                if long {
+        // Stones after the end (a replayed record) leave the first ending standing.
+        if self.end.is_none() && (wins || self.empties == 0) {
+            self.end_ply = self.history.len();
+            self.end = Some(if wins {
+                let long = (0..4).any(|d| self.run_len(p, d, s.index()) > 5);
+                let reason = if long {
                     EndReason::Overline
                 } else {
                     EndReason::Five
-                },
-            ));
-        } else if self.empties == 0 {
-            self.end = Some((Outcome::Draw, EndReason::BoardFull));
+                };
+                (Outcome::Win(s), reason)
+            } else {
+                (Outcome::Draw, EndReason::BoardFull)
+            });
         }
         self.side = s.opponent();
         self.key ^= ZOBRIST[2 * CELLS];
@@ -709,7 +714,9 @@ impl Board {
         let last = self.history.pop().expect("undo without a move");
         debug_assert_eq!(last, p);
         self.remove(last);
-        self.end = None;
+        if self.history.len() < self.end_ply {
+            self.end = None;
+        }
         self.side = self.side.opponent();
         self.key ^= ZOBRIST[2 * CELLS];
     }
@@ -757,7 +764,10 @@ impl Board {
         };
         self.play(p);
         if let Some(kind) = foul {
-            self.end = Some((Outcome::Win(Side::Second), EndReason::Forbidden(kind)));
+            if self.end.is_none() || self.end_ply == self.history.len() {
+                self.end = Some((Outcome::Win(Side::Second), EndReason::Forbidden(kind)));
+                self.end_ply = self.history.len();
+            }
         }
         Ok(self.end)
     }
