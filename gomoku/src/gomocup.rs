@@ -343,7 +343,10 @@ impl Brain {
                 let stop = AtomicBool::new(false);
                 let r = self.engine.think(&b, &limits, &stop, |_| {});
                 let white_view = r.score;
-                if white_view < -150 {
+                // SWAP takes Black: with 3 stones when White is clearly worse, with 5 stones
+                // (we choose the colour) whenever White is worse.
+                let threshold = if stones.len() == 3 { -150 } else { 0 };
+                if white_view < threshold {
                     line(out, "SWAP")
                 } else if stones.len() == 3 && white_view > 150 {
                     // Keep White: play the fourth stone.
