@@ -419,6 +419,14 @@ impl Connect6 {
         self.left
     }
 
+    /// Stones the side to move must place to complete this turn:
+    /// [`stones_left`](Connect6::stones_left), or fewer when fewer points are empty (the last
+    /// turn on a board with an odd number of empty points is one stone).
+    #[must_use]
+    pub fn stones_this_turn(&self) -> usize {
+        (self.left as usize).min(self.cells.len() - self.stones)
+    }
+
     /// Stones on the board.
     #[must_use]
     pub fn stone_count(&self) -> usize {
@@ -552,16 +560,17 @@ impl Connect6 {
     }
 
     /// Checks a whole turn for the side to move without playing it: exactly
-    /// [`stones_left`](Connect6::stones_left) different empty points.
+    /// [`stones_this_turn`](Connect6::stones_this_turn) different empty points.
     ///
     /// # Errors
     /// [`MoveError::WrongStoneCount`], [`MoveError::SamePoint`], and those of
     /// [`Connect6::play_point`].
     pub fn check_turn(&self, points: &[Point]) -> Result<(), MoveError> {
-        if points.len() != self.left as usize {
+        let expected = self.stones_this_turn();
+        if points.len() != expected {
             return Err(MoveError::WrongStoneCount {
                 side: side_name(self.side),
-                expected: self.left as usize,
+                expected,
                 found: points.len(),
             });
         }

@@ -337,9 +337,10 @@ impl Engine {
     }
 
     fn tss_budget(&self, limits: &EngineLimits) -> u64 {
-        match limits.time {
-            Some(t) => (t.as_millis() as u64 * 40).clamp(2_000, 400_000),
-            None => 100_000,
+        match (limits.time, limits.nodes) {
+            (_, Some(n)) => (n / 4).clamp(200, 400_000),
+            (Some(t), None) => (t.as_millis() as u64 * 40).clamp(2_000, 400_000),
+            (None, None) => 100_000,
         }
     }
 
@@ -518,9 +519,7 @@ impl Engine {
         if p + 1 >= self.bufs.len() {
             return self.eval.evaluate(pos);
         }
-        let mut moves = std::mem::take(&mut self.bufs[p]);
-        if let Some(outcome) = pos.generate_search_moves(&mut moves) {
-            self.bufs[p] = moves;
+        if let Some((outcome, _)) = pos.game_end() {
             return match outcome {
                 Outcome::Win(s) if s == pos.side_to_move() => mate_in(ply),
                 Outcome::Win(_) => mated_in(ply),
@@ -528,9 +527,10 @@ impl Engine {
             };
         }
         if depth <= 0 {
-            self.bufs[p] = moves;
             return self.eval.evaluate(pos);
         }
+        let mut moves = std::mem::take(&mut self.bufs[p]);
+        pos.generate_search_moves(&mut moves);
         let key = pos.key();
         let slot = self.slot(key);
         let e = self.tt[slot];

@@ -17,24 +17,43 @@ const OFFENSE: [i32; 6] = [1, 12, 50, 250, 260, 1_000_000];
 /// Gain of putting a stone into a window holding `b` opposing stones and none of the mover's.
 const DEFENSE: [i32; 7] = [0, 1, 11, 55, 5_000, 5_000, 0];
 
+/// [`OFFENSE`] / [`DEFENSE`] looked up by a window's (black, white) counts, per side placing.
+const STONE_VALUE: [[i32; 49]; 2] = {
+    let mut t = [[0; 49]; 2];
+    let mut s = 0;
+    while s < 2 {
+        let mut b = 0;
+        while b < 7 {
+            let mut w = 0;
+            while w < 7 {
+                let (own, opp) = if s == 0 { (b, w) } else { (w, b) };
+                t[s][b * 7 + w] = if opp == 0 {
+                    OFFENSE[if own < 5 { own } else { 5 }]
+                } else if own == 0 {
+                    DEFENSE[opp]
+                } else {
+                    0
+                };
+                w += 1;
+            }
+            b += 1;
+        }
+        s += 1;
+    }
+    t
+};
+
 impl Connect6 {
     /// The value of a stone of `side` on empty cell `index` for move ordering: the sum over
     /// the 6-windows through the point of the gain for `side`'s windows (offence) and of the
     /// opposing window value it destroys (defence). Larger is better.
     #[must_use]
     pub fn stone_score(&self, index: usize, side: Side) -> i32 {
-        let s = side.index();
-        let o = 1 - s;
+        let table = &STONE_VALUE[side.index()];
         let mut score = 0;
         for &w in self.geo.windows_of(index) {
             let cnt = self.wcnt[w as usize];
-            let a = cnt[s] as usize;
-            let b = cnt[o] as usize;
-            if b == 0 {
-                score += OFFENSE[a.min(5)];
-            } else if a == 0 {
-                score += DEFENSE[b];
-            }
+            score += table[cnt[0] as usize * 7 + cnt[1] as usize];
         }
         score
     }

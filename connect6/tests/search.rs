@@ -143,3 +143,27 @@ fn threat_search_win_holds_against_the_engine() {
         Some(Outcome::Win(Side::First))
     );
 }
+
+/// The engine plays whole games against itself on small and large boards: every turn legal,
+/// every game ends (a six or a full board).
+#[test]
+fn engine_self_play_on_several_sizes() {
+    for size in [7, 8, 11, 25] {
+        let mut pos = Connect6::new(size).unwrap();
+        let mut engine = Engine::new(4);
+        let limits = EngineLimits {
+            depth: Some(2),
+            time: None,
+            nodes: Some(3_000),
+        };
+        let mut turns = 0;
+        while pos.game_end().is_none() {
+            let a = engine.think(&pos, &limits).expect("game not over");
+            assert_eq!(a.turn.len(), pos.stones_this_turn());
+            pos.play_turn(&a.turn).unwrap();
+            turns += 1;
+            assert!(turns <= size * size);
+        }
+        assert!(engine.think(&pos, &limits).is_none());
+    }
+}
