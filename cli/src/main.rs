@@ -6,9 +6,18 @@ use indexmap::IndexMap;
 /// The games qi plays, in the order `qi --help` lists them, with a one-line description.
 fn games() -> IndexMap<&'static str, &'static str> {
     IndexMap::from([
-        ("gomoku", "five in a row: freestyle, standard or renju rules, boards 5x5 to 26x26"),
-        ("renju", "gomoku on 15x15 under renju rules (Black's forbidden points)"),
-        ("connect6", "six in a row, two stones per turn, 19x19 by default"),
+        (
+            "gomoku",
+            "five in a row: freestyle, standard or renju rules, boards 5x5 to 26x26",
+        ),
+        (
+            "renju",
+            "gomoku on 15x15 under renju rules (Black's forbidden points)",
+        ),
+        (
+            "connect6",
+            "six in a row, two stones per turn, 19x19 by default",
+        ),
         ("xiangqi", "Chinese chess"),
     ])
 }
@@ -42,7 +51,9 @@ fn main() {
     match cli.command {
         Command::Play { game } => {
             if !games().contains_key(game.as_str()) {
-                eprintln!("qi: unknown game '{game}'; expected one of: gomoku, renju, connect6, xiangqi");
+                eprintln!(
+                    "qi: unknown game '{game}'; expected one of: gomoku, renju, connect6, xiangqi"
+                );
                 std::process::exit(2);
             }
             eprintln!("qi: playing {game} is not built yet");

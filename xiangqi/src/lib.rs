@@ -1,4 +1,146 @@
 //! # xiangqi
 //!
 //! Xiangqi (Chinese chess) for qi: complete rules, FEN, ICCS/WXF/Chinese notation, a fast legal
-//! move generator proven by perft, and evaluation. Built on [`game_core`].
+//! move generator proven by perft, and a simple evaluation. Built on [`game_core`].
+//!
+//! Coordinates are ICCS: files `a`..`i` (0..9) from Red's left, ranks `0`..`9` from Red's back
+//! rank. Red is [`game_core::Side::First`] and moves first. Rules follow the qi xiangqi facts
+//! (`shared/docs/xiangqi.md`): palace, elephant eye and river, horse leg, cannon screen, pawns,
+//! flying general, no self-check, no legal move loses; perpetual check loses, other repetitions
+//! and 120 plies without capture draw.
+//!
+//! ```
+//! use xiangqi::Position;
+//! let mut pos = Position::startpos();
+//! assert_eq!(pos.perft(2), 1920);
+//! let mv = pos.parse_any("炮二平五").unwrap();
+//! assert_eq!(mv.to_string(), "h2e2");
+//! assert_eq!(pos.format_wxf(mv), "C2.5");
+//! ```
+#![deny(missing_docs)]
+
+mod eval;
+mod fen;
+mod notation;
+mod position;
+mod types;
+
+pub use eval::{MATERIAL, MaterialEval};
+pub use fen::{FenError, ParseFenError, PlacementProblem, PositionError, START_FEN, Setup};
+pub use notation::{Illegal, MoveError, check_move};
+pub use position::{DEFAULT_NO_CAPTURE_LIMIT, EndReason, Position};
+pub use types::{Move, Piece, PieceKind, Square};
+
+use game_core::{Outcome, Side};
+
+/// MVV-LVA values: victim first, then the cheapest attacker.
+const ORDER_VALUE: [i32; 7] = [10_000, 20, 20, 40, 90, 45, 10];
+
+impl game_core::Position for Position {
+    type Move = Move;
+    type MoveError = MoveError;
+
+    #[inline]
+    fn side_to_move(&self) -> Side {
+        self.side()
+    }
+
+    /// Every legal move; `Some(Win(opponent))` when there is none (checkmate and stalemate both
+    /// lose). Rule endings (repetition, no-capture limit) are left to
+    /// [`rule_outcome`](game_core::Position::rule_outcome).
+    fn generate_moves(&self, moves: &mut Vec<Move>) -> Option<Outcome> {
+        self.legal_moves_into(moves);
+        if moves.is_empty() {
+            Some(Outcome::Win(self.side().opponent()))
+        } else {
+            None
+        }
+    }
+
+    #[inline]
+    fn play(&mut self, mv: Move) {
+        Position::play(self, mv);
+    }
+
+    #[inline]
+    fn undo(&mut self, mv: Move) {
+        Position::undo(self, mv);
+    }
+
+    #[inline]
+    fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// ICCS, WXF or Chinese.
+    fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        self.parse_any(text)
+    }
+
+    /// ICCS lowercase, e.g. `h2e2`.
+    fn format_move(&self, mv: Move) -> String {
+        mv.to_string()
+    }
+
+    /// MVV-LVA for captures (victim value * 16 minus attacker value), 0 for quiet moves.
+    #[inline]
+    fn order_hint(&self, mv: Move) -> i32 {
+        let victim = self.board[mv.to().raw()];
+        if victim == position::EMPTY {
+            return 0;
+        }
+        let attacker = self.board[mv.from().raw()];
+        ORDER_VALUE[position::kind_of(victim) as usize] * 16
+            - ORDER_VALUE[position::kind_of(attacker) as usize]
+    }
+
+    /// Captures.
+    #[inline]
+    fn is_tactical(&self, mv: Move) -> bool {
+        self.board[mv.to().raw()] != position::EMPTY
+    }
+
+    const QUIESCENCE: bool = true;
+
+    /// Legal captures; never an outcome (mate and stalemate are found by full generation).
+    fn generate_tactical(&self, moves: &mut Vec<Move>) -> Option<Outcome> {
+        self.legal_captures_into(moves);
+        None
+    }
+
+    #[inline]
+    fn in_check(&self) -> bool {
+        self.is_check()
+    }
+
+    /// Not in check, and the side to move keeps real attacking force (a rook, or two of
+    /// horses and cannons): with less, zugzwang and stalemate-wins are too common.
+    fn null_move_allowed(&self) -> bool {
+        if self.is_check() {
+            return false;
+        }
+        let base = 16usize << self.side;
+        let present =
+            |slots: std::ops::Range<usize>| slots.filter(|&s| self.pieces[base + s] != 0).count();
+        let rooks = present(7..9);
+        let minors = present(5..7) + present(9..11);
+        rooks * 2 + minors >= 2
+    }
+
+    fn play_null(&mut self) {
+        Position::play_null(self);
+    }
+
+    fn undo_null(&mut self) {
+        Position::undo_null(self);
+    }
+
+    const LATE_MOVE_REDUCTIONS: bool = true;
+
+    /// Repetition (once after the root, twice at or before it), perpetual check (the side
+    /// checking on every move of the cycle loses; both: draw) and the no-capture limit.
+    #[inline]
+    fn rule_outcome(&self, plies_from_root: u32) -> Option<Outcome> {
+        self.rule_end(plies_from_root as usize).map(|(o, _)| o)
+    }
+}

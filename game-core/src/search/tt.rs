@@ -121,7 +121,8 @@ impl TranspositionTable {
     /// Starts a new search: entries of earlier searches age and are replaced first.
     pub fn new_search(&self) {
         let g = self.generation.load(Ordering::Relaxed);
-        self.generation.store(g.wrapping_add(1) & GENERATION_MASK, Ordering::Relaxed);
+        self.generation
+            .store(g.wrapping_add(1) & GENERATION_MASK, Ordering::Relaxed);
     }
 
     #[inline]
@@ -212,11 +213,21 @@ mod tests {
     #[test]
     fn store_and_probe_round_trip() {
         let tt = TranspositionTable::new(1);
-        let e = TtEntry { move_code: Some(8099), score: -29_990, depth: 17, bound: Bound::Lower };
+        let e = TtEntry {
+            move_code: Some(8099),
+            score: -29_990,
+            depth: 17,
+            bound: Bound::Lower,
+        };
         tt.store(0xDEAD_BEEF_0123_4567, e);
         assert_eq!(tt.probe(0xDEAD_BEEF_0123_4567), Some(e));
         assert_eq!(tt.probe(0xDEAD_BEEF_0123_4568), None);
-        let shallower = TtEntry { move_code: None, score: 5, depth: 3, bound: Bound::Upper };
+        let shallower = TtEntry {
+            move_code: None,
+            score: 5,
+            depth: 3,
+            bound: Bound::Upper,
+        };
         tt.store(0xDEAD_BEEF_0123_4567, shallower);
         // A much shallower non-exact result of the same search does not replace a deep one.
         assert_eq!(tt.probe(0xDEAD_BEEF_0123_4567), Some(e));
@@ -229,8 +240,24 @@ mod tests {
     fn keeps_move_when_new_result_has_none() {
         let tt = TranspositionTable::new(1);
         let key = 42;
-        tt.store(key, TtEntry { move_code: Some(7), score: 1, depth: 2, bound: Bound::Exact });
-        tt.store(key, TtEntry { move_code: None, score: 3, depth: 4, bound: Bound::Upper });
+        tt.store(
+            key,
+            TtEntry {
+                move_code: Some(7),
+                score: 1,
+                depth: 2,
+                bound: Bound::Exact,
+            },
+        );
+        tt.store(
+            key,
+            TtEntry {
+                move_code: None,
+                score: 3,
+                depth: 4,
+                bound: Bound::Upper,
+            },
+        );
         let e = tt.probe(key).unwrap();
         assert_eq!((e.move_code, e.score, e.depth), (Some(7), 3, 4));
     }

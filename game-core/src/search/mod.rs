@@ -1,0 +1,474 @@
+//! The shared negamax alpha-beta search.
+//!
+//! One search serves every game: principal variation search inside iterative deepening with
+//! aspiration windows, a shared lock-free transposition table, move ordering (table move, the
+//! game's hints, killer moves, history heuristic), check extension, quiescence, null-move
+//! pruning and late-move reductions where the game allows them, distance-adjusted win and loss
+//! scores, time, node and depth limits, and Lazy SMP over several threads.
+//!
+//! A move may leave the side to move unchanged (a connect6 turn is two stones, each one ply):
+//! the search negates a child's score and window only when the side changed, so the window
+//! `(alpha, beta)` passes through unchanged otherwise. The tests prove the search returns the
+//! plain minimax value ([`minimax`]) on such a game.
+//!
+//! ```
+//! # use game_core::search::{Limits, SearchOptions, Searcher};
+//! # use game_core::{Evaluate, Position};
+//! # use std::sync::atomic::AtomicBool;
+//! // Any `P: Position` with an `E: Evaluate<P>`; see the crate docs for a complete game.
+//! fn best<P: Position, E: Evaluate<P>>(pos: &P, eval: E) -> Option<P::Move> {
+//!     let mut searcher = Searcher::new(eval, SearchOptions::default());
+//!     let stop = AtomicBool::new(false);
+//!     searcher.search(pos, &Limits::depth(6), &stop, |_| {}).best_move
+//! }
+//! ```
+
+mod limits;
+mod ordering;
+mod report;
+mod tt;
+mod worker;
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+pub use limits::Limits;
+pub use report::{Report, SearchResult};
+pub use tt::{Bound, TranspositionTable, TtEntry};
+
+use ordering::Heuristics;
+use worker::{Shared, Worker, outcome_score};
+
+use crate::score::{INFINITY, is_mate_score};
+use crate::{Evaluate, Move, Position, Score};
+
+/// The deepest ply the search reaches (iterations, extensions and quiescence included).
+pub const MAX_PLY: usize = 128;
+
+/// The deepest iteration.
+pub const MAX_DEPTH: u32 = MAX_PLY as u32 - 8;
+
+/// Nodes a thread searches between two checks of the stop flag, deadline and node limit.
+/// At the slowest game's speed (about 1 M nodes/s) this is a quarter of a millisecond.
+pub const CHECK_INTERVAL: u64 = 256;
+
+/// Which parts of the search are on, and its resources.
+///
+/// The defaults turn everything on; a game's unsound aids (null move, late-move reductions)
+/// still run only where the game allows them ([`Position::null_move_allowed`],
+/// [`Position::LATE_MOVE_REDUCTIONS`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchOptions {
+    /// Transposition table size in MiB (UCI `Hash`). Default 16.
+    pub hash_mib: usize,
+    /// Search threads (Lazy SMP); 1 is deterministic. Default 1.
+    pub threads: usize,
+    /// Use the transposition table for cut-offs and move ordering.
+    pub transposition_table: bool,
+    /// Aspiration windows around the previous iteration's score from depth 4 on.
+    pub aspiration_windows: bool,
+    /// Killer-move ordering.
+    pub killers: bool,
+    /// History-heuristic ordering.
+    pub history: bool,
+    /// Null-move pruning where the game allows it.
+    pub null_move: bool,
+    /// Late-move reductions where the game allows them.
+    pub late_move_reductions: bool,
+    /// One ply more for moves after which the side to move is in check.
+    pub check_extension: bool,
+    /// Quiescence search at the horizon for games that provide it.
+    pub quiescence: bool,
+    /// Cut off on a table entry only when it was searched to exactly the depth needed, not
+    /// deeper. Normal play wants deeper entries (they are better information); the proof
+    /// against fixed-depth [`minimax`] needs equal depth, because a position reached by paths
+    /// of different lengths has different fixed-depth values. Default false.
+    pub equal_depth_cutoffs: bool,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            hash_mib: 16,
+            threads: 1,
+            transposition_table: true,
+            aspiration_windows: true,
+            killers: true,
+            history: true,
+            null_move: true,
+            late_move_reductions: true,
+            check_extension: true,
+            quiescence: true,
+            equal_depth_cutoffs: false,
+        }
+    }
+}
+
+impl SearchOptions {
+    /// Only the sound enhancements: the table (with equal-depth cut-offs), aspiration, PVS and
+    /// ordering, with null move, late-move reductions, check extension and quiescence off. A
+    /// search with these options returns exactly the [`minimax`] value at the same depth (for
+    /// games whose [`Position::rule_outcome`] does not depend on the path).
+    #[must_use]
+    pub fn exact() -> Self {
+        SearchOptions {
+            null_move: false,
+            late_move_reductions: false,
+            check_extension: false,
+            quiescence: false,
+            equal_depth_cutoffs: true,
+            ..SearchOptions::default()
+        }
+    }
+}
+
+/// A searcher for positions of game `P` with evaluation `E`: owns the transposition table
+/// and the ordering heuristics, which persist from one search to the next until
+/// [`clear`](Searcher::clear).
+pub struct Searcher<P: Position, E: Evaluate<P>> {
+    evaluator: E,
+    options: SearchOptions,
+    tt: TranspositionTable,
+    heuristics: Vec<Heuristics<P::Move>>,
+}
+
+impl<P: Position, E: Evaluate<P>> Searcher<P, E> {
+    /// A searcher with `options` (the table is allocated now: `options.hash_mib` MiB).
+    #[must_use]
+    pub fn new(evaluator: E, options: SearchOptions) -> Self {
+        let threads = options.threads.max(1);
+        Searcher {
+            evaluator,
+            tt: TranspositionTable::new(options.hash_mib),
+            heuristics: (0..threads).map(|_| Heuristics::new(MAX_PLY)).collect(),
+            options: SearchOptions { threads, ..options },
+        }
+    }
+
+    /// The options in force.
+    #[must_use]
+    pub fn options(&self) -> &SearchOptions {
+        &self.options
+    }
+
+    /// The evaluator.
+    #[must_use]
+    pub fn evaluator(&self) -> &E {
+        &self.evaluator
+    }
+
+    /// Reallocates the transposition table with `mib` MiB (its contents are lost).
+    pub fn set_hash_mib(&mut self, mib: usize) {
+        self.options.hash_mib = mib;
+        self.tt = TranspositionTable::new(mib);
+    }
+
+    /// Sets the number of search threads (at least 1).
+    pub fn set_threads(&mut self, threads: usize) {
+        let threads = threads.max(1);
+        self.options.threads = threads;
+        self.heuristics
+            .resize_with(threads, || Heuristics::new(MAX_PLY));
+    }
+
+    /// Forgets everything learnt: the table, killers and history (a new game).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.heuristics.iter_mut().for_each(Heuristics::clear);
+    }
+
+    /// Transposition table fill, per mille.
+    #[must_use]
+    pub fn hashfull(&self) -> u32 {
+        self.tt.hashfull()
+    }
+
+    /// Searches `position` within `limits` until done or until `stop` becomes true (set it
+    /// from any thread), calling `on_report` after every completed iteration of the main
+    /// thread. Returns the best move of the last completed iteration; if no iteration
+    /// completed, the first move in the search's order.
+    pub fn search<F>(
+        &mut self,
+        position: &P,
+        limits: &Limits<P::Move>,
+        stop: &AtomicBool,
+        mut on_report: F,
+    ) -> SearchResult<P::Move>
+    where
+        F: FnMut(&Report<P::Move>),
+    {
+        let start = Instant::now();
+        self.tt.new_search();
+        self.heuristics.iter_mut().for_each(Heuristics::age);
+
+        let mut root_moves = Vec::new();
+        let outcome = if limits.root_moves.is_empty() {
+            position.generate_search_moves(&mut root_moves)
+        } else {
+            let outcome = position.generate_moves(&mut root_moves);
+            root_moves.retain(|m| limits.root_moves.contains(m));
+            outcome
+        };
+        root_moves.retain(|m| !limits.excluded_moves.contains(m));
+        if outcome.is_some() || root_moves.is_empty() {
+            return SearchResult {
+                best_move: None,
+                ponder_move: None,
+                score: outcome.map_or(0, |o| outcome_score(position, o, 0)),
+                depth: 0,
+                seldepth: 0,
+                nodes: 0,
+                time_ms: elapsed_ms(start),
+                pv: Vec::new(),
+                outcome,
+            };
+        }
+        // Initial order: table move, then the game's hints (tactical moves first).
+        let tt_code = self.tt.probe(position.key()).and_then(|e| e.move_code);
+        root_moves.sort_by_cached_key(|&m| {
+            let tactical = i64::from(position.is_tactical(m)) << 32;
+            let first = i64::from(Some(m.code()) == tt_code) << 40;
+            std::cmp::Reverse(first + tactical + i64::from(position.order_hint(m)))
+        });
+
+        let shared = Shared {
+            tt: &self.tt,
+            stop,
+            finished: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            start,
+            hard_deadline: limits.hard_time.map(|t| start + t),
+            node_limit: limits.nodes,
+        };
+        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let options = &self.options;
+        let evaluator = &self.evaluator;
+        let (main_heuristics, helper_heuristics) = self
+            .heuristics
+            .split_first_mut()
+            .expect("at least one thread");
+
+        std::thread::scope(|scope| {
+            for (id, heuristics) in helper_heuristics.iter_mut().enumerate() {
+                let shared = &shared;
+                let root_moves = root_moves.clone();
+                let pos = position.clone();
+                scope.spawn(move || {
+                    let mut worker = Worker::new(
+                        pos, evaluator, shared, options, heuristics, root_moves, false,
+                    );
+                    // Lazy SMP: half the helpers run one ply ahead, so threads spread over
+                    // depths and fill the shared table with different subtrees.
+                    let offset = (id as u32 + 1) % 2;
+                    iterate(
+                        &mut worker,
+                        max_depth + offset,
+                        offset,
+                        limits,
+                        options,
+                        |_, _| {},
+                    );
+                    worker.flush_nodes();
+                });
+            }
+            let mut main = Worker::new(
+                position.clone(),
+                evaluator,
+                &shared,
+                options,
+                main_heuristics,
+                root_moves.clone(),
+                true,
+            );
+            let mut result = iterate(&mut main, max_depth, 0, limits, options, |worker, it| {
+                let nodes = shared.nodes.load(Ordering::Relaxed) + worker.unflushed_nodes();
+                let time_ms = elapsed_ms(start);
+                on_report(&Report {
+                    depth: it.depth,
+                    seldepth: it.seldepth,
+                    score: it.score,
+                    nodes,
+                    nps: nodes * 1000 / time_ms.max(1),
+                    time_ms,
+                    hashfull: shared.tt.hashfull(),
+                    pv: it.pv.clone(),
+                });
+            });
+            main.flush_nodes();
+            shared.finished.store(true, Ordering::Relaxed);
+            result.time_ms = elapsed_ms(start);
+            result
+        })
+        .with_total_nodes(shared.nodes.load(Ordering::Relaxed))
+    }
+}
+
+impl<M> SearchResult<M> {
+    fn with_total_nodes(mut self, nodes: u64) -> Self {
+        self.nodes = nodes;
+        self
+    }
+}
+
+fn elapsed_ms(start: Instant) -> u64 {
+    start.elapsed().as_millis() as u64
+}
+
+/// The result of one completed iteration.
+struct Iteration<M> {
+    depth: u32,
+    seldepth: u32,
+    score: Score,
+    pv: Vec<M>,
+}
+
+/// Iterative deepening with aspiration windows. `on_iteration` sees every completed
+/// iteration (the main thread reports it).
+fn iterate<P, E, F>(
+    worker: &mut Worker<'_, P, E>,
+    max_depth: u32,
+    first_offset: u32,
+    limits: &Limits<P::Move>,
+    options: &SearchOptions,
+    mut on_iteration: F,
+) -> SearchResult<P::Move>
+where
+    P: Position,
+    E: Evaluate<P>,
+    F: FnMut(&Worker<'_, P, E>, &Iteration<P::Move>),
+{
+    let start = worker.start();
+    let mut completed: Option<Iteration<P::Move>> = None;
+    let mut depth = 1 + first_offset;
+    while depth <= max_depth {
+        let previous = completed.as_ref().map(|it| it.score);
+        let score = match previous {
+            Some(prev) if options.aspiration_windows && depth >= 4 && !is_mate_score(prev) => {
+                let mut delta = 25;
+                let (mut alpha, mut beta) = (prev - delta, prev + delta);
+                loop {
+                    let score = worker.search_root(depth as i32, alpha, beta);
+                    if worker.aborted {
+                        break score;
+                    }
+                    if score <= alpha {
+                        beta = (alpha + beta) / 2;
+                        alpha = (score - delta).max(-INFINITY);
+                    } else if score >= beta {
+                        beta = (score + delta).min(INFINITY);
+                    } else {
+                        break score;
+                    }
+                    delta *= 2;
+                    if delta > 1000 {
+                        alpha = -INFINITY;
+                        beta = INFINITY;
+                    }
+                }
+            }
+            _ => worker.search_root(depth as i32, -INFINITY, INFINITY),
+        };
+        if worker.aborted {
+            break;
+        }
+        let mut pv = worker.root_pv().to_vec();
+        if pv.is_empty() {
+            pv.push(worker.root_moves[0]);
+        }
+        let iteration = Iteration {
+            depth,
+            seldepth: worker.seldepth,
+            score,
+            pv,
+        };
+        on_iteration(worker, &iteration);
+        completed = Some(iteration);
+
+        // A forced result proven within the horizon cannot change with more depth.
+        let mate_found = is_mate_score(score) && (crate::score::MATE - score.abs()) as u32 <= depth;
+        let elapsed = start.elapsed();
+        let soft_spent = limits.soft_time.is_some_and(|soft| elapsed >= soft / 2);
+        let only_move = worker.root_moves.len() == 1 && limits.soft_time.is_some();
+        if mate_found || soft_spent || only_move {
+            break;
+        }
+        depth += 1;
+    }
+    let seldepth = worker.seldepth;
+    let nodes = worker.nodes();
+    match completed {
+        Some(it) => SearchResult {
+            best_move: it.pv.first().copied(),
+            ponder_move: it.pv.get(1).copied(),
+            score: it.score,
+            depth: it.depth,
+            seldepth,
+            nodes,
+            time_ms: 0,
+            pv: it.pv,
+            outcome: None,
+        },
+        None => SearchResult {
+            best_move: Some(worker.root_moves[0]),
+            ponder_move: None,
+            score: 0,
+            depth: 0,
+            seldepth,
+            nodes,
+            time_ms: 0,
+            pv: vec![worker.root_moves[0]],
+            outcome: None,
+        },
+    }
+}
+
+/// Plain full-width negamax to `depth` plies, without pruning, table or quiescence: the
+/// reference the search is proven against. Exponential; for tests on small games.
+///
+/// Leaves are scored as the search scores them without quiescence: a finished game by its
+/// outcome (wins and losses adjusted by ply distance), else the static evaluation clamped to
+/// `-MAX_EVAL..=MAX_EVAL`. Like the search, it negates only when the side to move changes and
+/// asks [`Position::rule_outcome`] at every node but the root.
+pub fn minimax<P: Position, E: Evaluate<P>>(position: &mut P, evaluator: &E, depth: u32) -> Score {
+    fn recurse<P: Position, E: Evaluate<P>>(
+        pos: &mut P,
+        eval: &E,
+        depth: u32,
+        ply: usize,
+    ) -> Score {
+        if ply > 0
+            && let Some(outcome) = pos.rule_outcome(ply as u32)
+        {
+            return outcome_score(pos, outcome, ply);
+        }
+        let mut moves = Vec::new();
+        if let Some(outcome) = pos.generate_search_moves(&mut moves) {
+            return outcome_score(pos, outcome, ply);
+        }
+        if depth == 0 || ply >= MAX_PLY - 1 {
+            return eval
+                .evaluate(pos)
+                .clamp(-crate::score::MAX_EVAL, crate::score::MAX_EVAL);
+        }
+        let side = pos.side_to_move();
+        let mut best = -INFINITY;
+        for mv in moves {
+            pos.play(mv);
+            let score = if pos.side_to_move() == side {
+                recurse(pos, eval, depth - 1, ply + 1)
+            } else {
+                -recurse(pos, eval, depth - 1, ply + 1)
+            };
+            pos.undo(mv);
+            best = best.max(score);
+        }
+        best
+    }
+    recurse(position, evaluator, depth, 0)
+}
+
+/// Duration helper for callers: `ms` milliseconds.
+#[must_use]
+pub const fn millis(ms: u64) -> Duration {
+    Duration::from_millis(ms)
+}

@@ -1,0 +1,563 @@
+//! One search thread: iterative deepening over a principal variation search with a
+//! transposition table, aspiration windows, null move, late-move reductions, check
+//! extension and quiescence.
+
+use std::mem;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+use super::ordering::{
+    HISTORY_MAX, Heuristics, KILLER_SCORES, TACTICAL_BASE, TT_MOVE_SCORE, pick_next,
+};
+use super::tt::{Bound, TranspositionTable, TtEntry};
+use super::{CHECK_INTERVAL, MAX_PLY, SearchOptions};
+use crate::score::{INFINITY, MAX_EVAL, is_mate_score, mate_in, mated_in};
+use crate::{Evaluate, Move, Outcome, Position, Score};
+
+/// State every thread of one search shares.
+pub(crate) struct Shared<'a> {
+    pub tt: &'a TranspositionTable,
+    /// The caller's stop flag.
+    pub stop: &'a AtomicBool,
+    /// Set when the main thread has finished: helper threads stop.
+    pub finished: AtomicBool,
+    /// Nodes flushed by every thread.
+    pub nodes: AtomicU64,
+    pub start: Instant,
+    pub hard_deadline: Option<Instant>,
+    pub node_limit: Option<u64>,
+}
+
+/// The score of a decided game seen `ply` plies from the root, for the side to move there.
+#[inline]
+pub(crate) fn outcome_score<P: Position>(pos: &P, outcome: Outcome, ply: usize) -> Score {
+    match outcome {
+        Outcome::Draw => crate::score::DRAW,
+        Outcome::Win(side) if side == pos.side_to_move() => mate_in(ply as u32),
+        Outcome::Win(_) => mated_in(ply as u32),
+    }
+}
+
+/// Mate scores are stored relative to the node, so that the same position reached at another
+/// ply reads the right distance.
+#[inline]
+fn score_to_tt(score: Score, ply: usize) -> Score {
+    if score > MAX_EVAL {
+        score + ply as Score
+    } else if score < -MAX_EVAL {
+        score - ply as Score
+    } else {
+        score
+    }
+}
+
+#[inline]
+fn score_from_tt(score: Score, ply: usize) -> Score {
+    if score > MAX_EVAL {
+        score - ply as Score
+    } else if score < -MAX_EVAL {
+        score + ply as Score
+    } else {
+        score
+    }
+}
+
+pub(crate) struct Worker<'a, P: Position, E> {
+    pub pos: P,
+    eval: &'a E,
+    shared: &'a Shared<'a>,
+    options: &'a SearchOptions,
+    heuristics: &'a mut Heuristics<P::Move>,
+    /// Per-ply move and ordering-score buffers, allocated once per search.
+    moves: Vec<Vec<P::Move>>,
+    scores: Vec<Vec<i32>>,
+    /// Triangular principal-variation table.
+    pv: Vec<Vec<P::Move>>,
+    /// The root moves, best first after every iteration.
+    pub root_moves: Vec<P::Move>,
+    nodes: u64,
+    unflushed: u64,
+    pub seldepth: u32,
+    pub aborted: bool,
+    is_main: bool,
+}
+
+impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
+    pub fn new(
+        pos: P,
+        eval: &'a E,
+        shared: &'a Shared<'a>,
+        options: &'a SearchOptions,
+        heuristics: &'a mut Heuristics<P::Move>,
+        root_moves: Vec<P::Move>,
+        is_main: bool,
+    ) -> Self {
+        Worker {
+            pos,
+            eval,
+            shared,
+            options,
+            heuristics,
+            moves: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(256)).collect(),
+            scores: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(256)).collect(),
+            pv: (0..MAX_PLY + 1)
+                .map(|_| Vec::with_capacity(MAX_PLY + 1))
+                .collect(),
+            root_moves,
+            nodes: 0,
+            unflushed: 0,
+            seldepth: 0,
+            aborted: false,
+            is_main,
+        }
+    }
+
+    /// Nodes this thread searched.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// When the search started.
+    pub fn start(&self) -> Instant {
+        self.shared.start
+    }
+
+    /// Nodes searched but not yet added to the shared total.
+    pub fn unflushed_nodes(&self) -> u64 {
+        self.unflushed
+    }
+
+    /// Adds the nodes not yet counted in the shared total.
+    pub fn flush_nodes(&mut self) {
+        self.shared
+            .nodes
+            .fetch_add(self.unflushed, Ordering::Relaxed);
+        self.unflushed = 0;
+    }
+
+    /// The principal variation of the last completed root search.
+    pub fn root_pv(&self) -> &[P::Move] {
+        &self.pv[0]
+    }
+
+    /// Counts a node; every `CHECK_INTERVAL` nodes flushes the count and checks the stop flag,
+    /// the deadline and the node limit. Returns true once the search must unwind.
+    #[inline]
+    fn enter_node(&mut self, ply: usize) -> bool {
+        self.nodes += 1;
+        self.unflushed += 1;
+        self.seldepth = self.seldepth.max(ply as u32);
+        if self.unflushed >= CHECK_INTERVAL {
+            self.flush_nodes();
+            let s = self.shared;
+            if s.stop.load(Ordering::Relaxed)
+                || (!self.is_main && s.finished.load(Ordering::Relaxed))
+                || s.hard_deadline.is_some_and(|d| Instant::now() >= d)
+                || s.node_limit
+                    .is_some_and(|n| s.nodes.load(Ordering::Relaxed) >= n)
+            {
+                self.aborted = true;
+            }
+        }
+        self.aborted
+    }
+
+    #[inline]
+    fn static_eval(&self) -> Score {
+        self.eval.evaluate(&self.pos).clamp(-MAX_EVAL, MAX_EVAL)
+    }
+
+    /// Searches a child: negates only when the side to move changed with the move.
+    #[inline]
+    fn child(
+        &mut self,
+        same_side: bool,
+        depth: i32,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+    ) -> Score {
+        if same_side {
+            self.negamax(depth, alpha, beta, ply)
+        } else {
+            -self.negamax(depth, -beta, -alpha, ply)
+        }
+    }
+
+    fn update_pv(&mut self, ply: usize, mv: P::Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(mv);
+        line.extend_from_slice(&tail[0]);
+    }
+
+    /// Fills `scores` with ordering scores for `moves`.
+    fn score_moves(
+        &self,
+        moves: &[P::Move],
+        scores: &mut Vec<i32>,
+        tt_code: Option<u32>,
+        ply: usize,
+    ) {
+        let side = self.pos.side_to_move();
+        let killers = if self.options.killers {
+            self.heuristics.killers[ply]
+        } else {
+            [None, None]
+        };
+        scores.clear();
+        scores.extend(moves.iter().map(|&mv| {
+            if Some(mv.code()) == tt_code {
+                TT_MOVE_SCORE
+            } else if self.pos.is_tactical(mv) {
+                TACTICAL_BASE + self.pos.order_hint(mv)
+            } else if killers[0] == Some(mv) {
+                KILLER_SCORES[0]
+            } else if killers[1] == Some(mv) {
+                KILLER_SCORES[1]
+            } else {
+                let history = if self.options.history {
+                    self.heuristics.history(side, mv)
+                } else {
+                    0
+                };
+                history + self.pos.order_hint(mv)
+            }
+        }));
+    }
+
+    /// One iteration at the root over `root_moves`, which it reorders best first.
+    pub fn search_root(&mut self, depth: i32, mut alpha: Score, beta: Score) -> Score {
+        self.pv[0].clear();
+        self.enter_node(0);
+        let side = self.pos.side_to_move();
+        let mut best = -INFINITY;
+        let mut best_index = 0;
+        for i in 0..self.root_moves.len() {
+            let mv = self.root_moves[i];
+            self.pos.play(mv);
+            let same_side = self.pos.side_to_move() == side;
+            let gives_check = self.options.check_extension && self.pos.in_check();
+            let new_depth = depth - 1 + i32::from(gives_check);
+            let score = if i == 0 {
+                self.child(same_side, new_depth, alpha, beta, 1)
+            } else {
+                let mut s = self.child(same_side, new_depth, alpha, alpha + 1, 1);
+                if s > alpha && s < beta {
+                    s = self.child(same_side, new_depth, alpha, beta, 1);
+                }
+                s
+            };
+            self.pos.undo(mv);
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_index = i;
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(0, mv);
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        // Best move first for the next iteration, the others keep their order.
+        self.root_moves[..=best_index].rotate_right(1);
+        if self.options.transposition_table {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else {
+                Bound::Exact
+            };
+            self.shared.tt.store(
+                self.pos.key(),
+                TtEntry {
+                    move_code: Some(self.root_moves[0].code()),
+                    score: score_to_tt(best, 0),
+                    depth: depth.clamp(0, 255) as u8,
+                    bound,
+                },
+            );
+        }
+        best
+    }
+
+    fn negamax(&mut self, depth: i32, mut alpha: Score, mut beta: Score, ply: usize) -> Score {
+        self.pv[ply].clear();
+        if self.enter_node(ply) {
+            return 0;
+        }
+        if let Some(outcome) = self.pos.rule_outcome(ply as u32) {
+            return outcome_score(&self.pos, outcome, ply);
+        }
+        if ply >= MAX_PLY - 1 {
+            return self.static_eval();
+        }
+        let pv_node = beta - alpha > 1;
+        // Mate distance pruning: no result here can beat a win at the next ply or lose
+        // faster than a loss on the spot.
+        alpha = alpha.max(mated_in(ply as u32));
+        beta = beta.min(mate_in(ply as u32 + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+        if depth <= 0 {
+            return if P::QUIESCENCE && self.options.quiescence {
+                self.quiescence(alpha, beta, ply)
+            } else {
+                self.leaf(ply)
+            };
+        }
+
+        let key = self.pos.key();
+        let mut tt_code = None;
+        if self.options.transposition_table
+            && let Some(entry) = self.shared.tt.probe(key)
+        {
+            tt_code = entry.move_code;
+            let deep_enough = if self.options.equal_depth_cutoffs {
+                i32::from(entry.depth) == depth
+            } else {
+                i32::from(entry.depth) >= depth
+            };
+            if !pv_node && deep_enough {
+                let score = score_from_tt(entry.score, ply);
+                match entry.bound {
+                    Bound::Exact => return score,
+                    Bound::Lower if score >= beta => return score,
+                    Bound::Upper if score <= alpha => return score,
+                    _ => {}
+                }
+            }
+        }
+
+        let side = self.pos.side_to_move();
+        let in_check = self.pos.in_check();
+
+        // Null-move pruning (a game switches it off where zugzwang is likely).
+        if self.options.null_move
+            && !pv_node
+            && !in_check
+            && depth >= 3
+            && !is_mate_score(beta)
+            && self.pos.null_move_allowed()
+            && self.static_eval() >= beta
+        {
+            let reduction = 2 + depth / 4;
+            self.pos.play_null();
+            let score = -self.negamax(depth - 1 - reduction, -beta, -beta + 1, ply + 1);
+            self.pos.undo_null();
+            if self.aborted {
+                return 0;
+            }
+            if score >= beta {
+                return if is_mate_score(score) { beta } else { score };
+            }
+        }
+
+        let mut moves = mem::take(&mut self.moves[ply]);
+        let mut scores = mem::take(&mut self.scores[ply]);
+        if let Some(outcome) = self.pos.generate_search_moves(&mut moves) {
+            self.moves[ply] = moves;
+            self.scores[ply] = scores;
+            return outcome_score(&self.pos, outcome, ply);
+        }
+        self.score_moves(&moves, &mut scores, tt_code, ply);
+        let killers = self.heuristics.killers[ply];
+
+        let original_alpha = alpha;
+        let mut best_score = -INFINITY;
+        let mut best_move = None;
+        let mut cutoff_index = None;
+        for i in 0..moves.len() {
+            let mv = pick_next(&mut moves, &mut scores, i);
+            let tactical = self.pos.is_tactical(mv);
+            self.pos.play(mv);
+            let same_side = self.pos.side_to_move() == side;
+            let gives_check = self.pos.in_check();
+            let extension = i32::from(self.options.check_extension && gives_check);
+            let new_depth = depth - 1 + extension;
+            let score = if i == 0 {
+                self.child(same_side, new_depth, alpha, beta, ply + 1)
+            } else {
+                let mut reduction = 0;
+                if self.options.late_move_reductions
+                    && P::LATE_MOVE_REDUCTIONS
+                    && depth >= 3
+                    && i >= 3
+                    && !tactical
+                    && !in_check
+                    && !gives_check
+                    && !killers.contains(&Some(mv))
+                {
+                    reduction = (1 + i32::from(i >= 6) + i32::from(depth >= 6 && i >= 12))
+                        .min(new_depth - 1)
+                        .max(0);
+                }
+                let mut s = self.child(same_side, new_depth - reduction, alpha, alpha + 1, ply + 1);
+                if reduction > 0 && s > alpha {
+                    s = self.child(same_side, new_depth, alpha, alpha + 1, ply + 1);
+                }
+                if s > alpha && s < beta {
+                    s = self.child(same_side, new_depth, alpha, beta, ply + 1);
+                }
+                s
+            };
+            self.pos.undo(mv);
+            if self.aborted {
+                self.moves[ply] = moves;
+                self.scores[ply] = scores;
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                best_move = Some(mv);
+                if score > alpha {
+                    alpha = score;
+                    if pv_node {
+                        self.update_pv(ply, mv);
+                    }
+                    if alpha >= beta {
+                        cutoff_index = Some(i);
+                        break;
+                    }
+                }
+            }
+        }
+
+        if let Some(i) = cutoff_index {
+            let mv = moves[i];
+            if !self.pos.is_tactical(mv) {
+                if self.options.killers {
+                    self.heuristics.store_killer(ply, mv);
+                }
+                if self.options.history {
+                    let bonus = (depth * depth).min(HISTORY_MAX);
+                    self.heuristics.update_history(side, mv, bonus);
+                    for &tried in &moves[..i] {
+                        if !self.pos.is_tactical(tried) {
+                            self.heuristics.update_history(side, tried, -bonus);
+                        }
+                    }
+                }
+            }
+        }
+        self.moves[ply] = moves;
+        self.scores[ply] = scores;
+
+        if self.options.transposition_table {
+            let bound = if best_score >= beta {
+                Bound::Lower
+            } else if best_score > original_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            let move_code = if bound == Bound::Upper {
+                None
+            } else {
+                best_move.map(Move::code)
+            };
+            self.shared.tt.store(
+                key,
+                TtEntry {
+                    move_code,
+                    score: score_to_tt(best_score, ply),
+                    depth: depth.clamp(0, 255) as u8,
+                    bound,
+                },
+            );
+        }
+        best_score
+    }
+
+    /// The horizon of a game without quiescence: the outcome if the game is over, else the
+    /// static evaluation.
+    fn leaf(&mut self, ply: usize) -> Score {
+        let mut moves = mem::take(&mut self.moves[ply]);
+        let outcome = self.pos.generate_search_moves(&mut moves);
+        self.moves[ply] = moves;
+        match outcome {
+            Some(outcome) => outcome_score(&self.pos, outcome, ply),
+            None => self.static_eval(),
+        }
+    }
+
+    /// Quiescence search: stand pat on the static evaluation and try the game's tactical
+    /// moves; in check, every search move and no stand pat.
+    fn quiescence(&mut self, mut alpha: Score, beta: Score, ply: usize) -> Score {
+        self.pv[ply].clear();
+        if self.enter_node(ply) {
+            return 0;
+        }
+        if let Some(outcome) = self.pos.rule_outcome(ply as u32) {
+            return outcome_score(&self.pos, outcome, ply);
+        }
+        if ply >= MAX_PLY - 1 {
+            return self.static_eval();
+        }
+        let side = self.pos.side_to_move();
+        let in_check = self.pos.in_check();
+        let mut moves = mem::take(&mut self.moves[ply]);
+        let mut scores = mem::take(&mut self.scores[ply]);
+        let outcome = if in_check {
+            self.pos.generate_search_moves(&mut moves)
+        } else {
+            self.pos.generate_tactical(&mut moves)
+        };
+        if let Some(outcome) = outcome {
+            self.moves[ply] = moves;
+            self.scores[ply] = scores;
+            return outcome_score(&self.pos, outcome, ply);
+        }
+        let mut best = -INFINITY;
+        if !in_check {
+            let stand_pat = self.static_eval();
+            if stand_pat >= beta || moves.is_empty() {
+                self.moves[ply] = moves;
+                self.scores[ply] = scores;
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            best = stand_pat;
+        }
+        scores.clear();
+        scores.extend(moves.iter().map(|&mv| {
+            self.pos.order_hint(mv)
+                + if self.pos.is_tactical(mv) {
+                    TACTICAL_BASE
+                } else {
+                    0
+                }
+        }));
+        for i in 0..moves.len() {
+            let mv = pick_next(&mut moves, &mut scores, i);
+            self.pos.play(mv);
+            let score = if self.pos.side_to_move() == side {
+                self.quiescence(alpha, beta, ply + 1)
+            } else {
+                -self.quiescence(-beta, -alpha, ply + 1)
+            };
+            self.pos.undo(mv);
+            if self.aborted {
+                break;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.moves[ply] = moves;
+        self.scores[ply] = scores;
+        if self.aborted { 0 } else { best }
+    }
+}

@@ -1,0 +1,261 @@
+//! Proofs of the shared search on small k-in-a-row games: it returns the plain minimax value
+//! at the same depth (with the table on and off, with one and two stones per turn), never
+//! returns an illegal move, finds forced wins at their exact distance, returns a legal
+//! principal variation and is deterministic on one thread.
+
+use std::sync::atomic::AtomicBool;
+
+use game_core::search::{Limits, SearchOptions, Searcher, minimax};
+use game_core::{Outcome, Position, ScoreView, Side};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+mod common;
+use common::k_in_a_row::{Cell, KInARow, RandomEval};
+
+fn random_position(rng: &mut ChaCha8Rng, template: &KInARow, max_stones: usize) -> KInARow {
+    loop {
+        let mut pos = template.clone();
+        let stones = rng.random_range(0..=max_stones);
+        let mut moves = Vec::new();
+        for _ in 0..stones {
+            if pos.generate_moves(&mut moves).is_some() {
+                break;
+            }
+            let mv = moves[rng.random_range(0..moves.len())];
+            pos.play(mv);
+        }
+        if pos.generate_moves(&mut moves).is_none() {
+            return pos;
+        }
+    }
+}
+
+fn search(
+    pos: &KInARow,
+    options: SearchOptions,
+    depth: u32,
+) -> game_core::search::SearchResult<Cell> {
+    let mut searcher = Searcher::new(RandomEval, options);
+    searcher.search(pos, &Limits::depth(depth), &AtomicBool::new(false), |_| {})
+}
+
+fn assert_legal_line(pos: &KInARow, line: &[Cell]) {
+    let mut pos = pos.clone();
+    let mut moves = Vec::new();
+    for &mv in line {
+        assert!(
+            pos.generate_moves(&mut moves).is_none(),
+            "line goes past the end of the game"
+        );
+        assert!(moves.contains(&mv), "illegal move {mv:?} in line {line:?}");
+        pos.play(mv);
+    }
+}
+
+fn check_equivalence(template: KInARow, seed: u64, positions: usize, depth: u32) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut no_table = SearchOptions::exact();
+    no_table.transposition_table = false;
+    let mut bare = no_table.clone();
+    bare.aspiration_windows = false;
+    bare.killers = false;
+    bare.history = false;
+    for n in 0..positions {
+        let mut pos = random_position(&mut rng, &template, template.cells.len() - 3);
+        let expected = minimax(&mut pos, &RandomEval, depth);
+        for options in [SearchOptions::exact(), no_table.clone(), bare.clone()] {
+            let result = search(&pos, options.clone(), depth);
+            assert_eq!(
+                result.score,
+                expected,
+                "position #{n} (key {:#x}) depth {depth} options {options:?}",
+                pos.key()
+            );
+            assert_eq!(result.depth, depth.min(result.depth));
+            let best = result.best_move.expect("a move");
+            assert_legal_line(&pos, &result.pv);
+            assert_eq!(result.pv[0], best);
+            // The best move really achieves the value: a depth-1-shallower minimax after it.
+            let side = pos.side_to_move();
+            pos.play(best);
+            if !game_core::score::is_mate_score(expected) {
+                let after = minimax(&mut pos, &RandomEval, depth - 1);
+                let after = if pos.side_to_move() == side {
+                    after
+                } else {
+                    -after
+                };
+                assert_eq!(after, expected, "best move {best:?} of position #{n}");
+            }
+            pos.undo(best);
+        }
+    }
+}
+
+#[test]
+fn equals_minimax_one_stone_per_turn() {
+    // Connect(4,4,3,1,1): tic-tac-toe on 4x4.
+    check_equivalence(KInARow::new(4, 4, 3, 1, 1), 1, 200, 4);
+}
+
+#[test]
+fn equals_minimax_two_stones_per_turn() {
+    // Connect(5,5,4,2,1): a small connect6, where the side to move stays for a second stone.
+    check_equivalence(KInARow::new(5, 5, 4, 2, 1), 2, 150, 4);
+}
+
+#[test]
+fn equals_minimax_deeper_on_a_small_board() {
+    check_equivalence(KInARow::new(4, 3, 3, 1, 1), 3, 100, 6);
+}
+
+fn play_all(pos: &mut KInARow, cells: &[u8]) {
+    for &c in cells {
+        pos.play(Cell(c));
+    }
+}
+
+#[test]
+fn finds_a_win_in_one_and_prefers_it() {
+    // 4x4, three in a row: First has 0 and 1, Second 12 and 13; First to move wins at 2.
+    let mut pos = KInARow::new(4, 4, 3, 1, 1);
+    play_all(&mut pos, &[0, 12, 1, 13]);
+    let result = search(&pos, SearchOptions::default(), 5);
+    assert_eq!(result.best_move, Some(Cell(2)));
+    assert_eq!(result.score_view(), ScoreView::MatePlies(1));
+}
+
+#[test]
+fn finds_forced_wins_at_their_exact_distance() {
+    // Every random position where minimax proves a forced win within 5 plies: the full search
+    // (null move and reductions off by the game's defaults) reports the same distance, and
+    // its principal variation is a legal line that ends the game with that winner.
+    let template = KInARow::new(4, 4, 3, 1, 1);
+    let mut rng = ChaCha8Rng::seed_from_u64(4);
+    let mut found = 0;
+    for _ in 0..150 {
+        let mut pos = random_position(&mut rng, &template, 8);
+        let expected = minimax(&mut pos, &RandomEval, 5);
+        if !game_core::score::is_mate_score(expected) || expected < 0 {
+            continue;
+        }
+        found += 1;
+        let result = search(&pos, SearchOptions::default(), 5);
+        assert_eq!(result.score, expected);
+        let ScoreView::MatePlies(plies) = result.score_view() else {
+            panic!("not a mate")
+        };
+        assert_eq!(result.pv.len(), plies as usize, "pv {:?}", result.pv);
+        assert_legal_line(&pos, &result.pv);
+        let winner = pos.side_to_move();
+        for &mv in &result.pv {
+            pos.play(mv);
+        }
+        assert_eq!(pos.winner, Some(winner));
+    }
+    assert!(found >= 10, "only {found} forced wins among the sample");
+}
+
+#[test]
+fn two_stone_turn_wins_are_found() {
+    // 5x5, four in a row, two stones per turn: First places 0, Second 20 and 21 (top row),
+    // First 1 and 15. Second, with two stones to place, completes 20-23 within its own turn
+    // (2 plies) although First threatens nothing yet.
+    let mut pos = KInARow::new(5, 5, 4, 2, 1);
+    play_all(&mut pos, &[0, 20, 21, 1, 15]);
+    assert_eq!(pos.side_to_move(), Side::Second);
+    let result = search(&pos, SearchOptions::default(), 4);
+    assert_eq!(result.score_view(), ScoreView::MatePlies(2));
+    assert_legal_line(&pos, &result.pv);
+}
+
+#[test]
+fn one_thread_is_deterministic() {
+    let template = KInARow::new(6, 6, 4, 1, 1);
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let pos = random_position(&mut rng, &template, 8);
+    let run = || {
+        let mut searcher = Searcher::new(RandomEval, SearchOptions::default());
+        let r = searcher.search(&pos, &Limits::depth(6), &AtomicBool::new(false), |_| {});
+        (r.best_move, r.score, r.nodes, r.pv)
+    };
+    assert_eq!(run(), run());
+    let by_nodes = || {
+        let mut searcher = Searcher::new(RandomEval, SearchOptions::default());
+        let r = searcher.search(&pos, &Limits::nodes(5_000), &AtomicBool::new(false), |_| {});
+        (r.best_move, r.score, r.nodes)
+    };
+    let (a, b) = (by_nodes(), by_nodes());
+    assert_eq!(a, b);
+    assert!(
+        a.2 >= 5_000 && a.2 < 5_000 + 2 * game_core::search::CHECK_INTERVAL,
+        "{a:?}"
+    );
+}
+
+#[test]
+fn threads_return_legal_moves_and_reports_are_consistent() {
+    let template = KInARow::new(6, 6, 4, 2, 1);
+    let mut rng = ChaCha8Rng::seed_from_u64(6);
+    for _ in 0..10 {
+        let pos = random_position(&mut rng, &template, 12);
+        let mut searcher = Searcher::new(
+            RandomEval,
+            SearchOptions {
+                threads: 2,
+                ..SearchOptions::default()
+            },
+        );
+        let mut reports = Vec::new();
+        let result = searcher.search(&pos, &Limits::depth(4), &AtomicBool::new(false), |r| {
+            reports.push(r.clone())
+        });
+        assert_legal_line(&pos, &result.pv);
+        assert_eq!(reports.last().map(|r| r.depth), Some(result.depth));
+        assert!(
+            reports
+                .windows(2)
+                .all(|w| w[0].depth < w[1].depth && w[0].nodes <= w[1].nodes)
+        );
+    }
+}
+
+#[test]
+fn a_stopped_search_still_returns_a_legal_move() {
+    let pos = KInARow::new(6, 6, 4, 1, 1);
+    let mut searcher = Searcher::new(RandomEval, SearchOptions::default());
+    let result = searcher.search(&pos, &Limits::default(), &AtomicBool::new(true), |_| {});
+    let mv = result.best_move.expect("a move");
+    assert!(usize::from(mv.0) < 36);
+}
+
+#[test]
+fn a_finished_game_returns_its_outcome() {
+    let mut pos = KInARow::new(4, 4, 3, 1, 1);
+    play_all(&mut pos, &[0, 12, 1, 13, 2]);
+    let result = search(&pos, SearchOptions::default(), 3);
+    assert_eq!(result.best_move, None);
+    assert_eq!(result.outcome, Some(Outcome::Win(Side::First)));
+}
+
+#[test]
+fn root_move_restrictions_are_obeyed() {
+    let mut pos = KInARow::new(4, 4, 3, 1, 1);
+    play_all(&mut pos, &[0, 12, 1, 13]);
+    let mut searcher = Searcher::new(RandomEval, SearchOptions::default());
+    let limits = Limits {
+        depth: Some(3),
+        excluded_moves: vec![Cell(2)],
+        ..Limits::default()
+    };
+    let result = searcher.search(&pos, &limits, &AtomicBool::new(false), |_| {});
+    assert_ne!(result.best_move, Some(Cell(2)));
+    let limits = Limits {
+        depth: Some(3),
+        root_moves: vec![Cell(5), Cell(6)],
+        ..Limits::default()
+    };
+    let result = searcher.search(&pos, &limits, &AtomicBool::new(false), |_| {});
+    assert!(matches!(result.best_move, Some(Cell(5 | 6))));
+}

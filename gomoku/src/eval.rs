@@ -1,0 +1,61 @@
+//! The evaluation: point values from the incremental patterns, zero-sum by construction, with
+//! won and lost positions recognised from the point classes.
+
+use game_core::score::MAX_EVAL;
+use game_core::{Evaluate, Score, Side};
+
+use crate::board::Board;
+use crate::pattern::Class;
+
+/// Score of a position the side to move wins at once (a five to play): just inside
+/// [`MAX_EVAL`] so that the search still prefers a real, shorter mate.
+pub const WIN_NOW: Score = MAX_EVAL - 1;
+/// Score of a position the side to move wins with an open four (three plies).
+pub const WIN_SOON: Score = MAX_EVAL - 3;
+/// Largest ordinary (pattern) score magnitude.
+pub const MAX_PATTERN_SCORE: Score = 20_000;
+
+impl Board {
+    /// The pattern score from `side`'s view: the sum of `side`'s point values minus the
+    /// opponent's, halved, clamped to `±MAX_PATTERN_SCORE`. Zero-sum by construction:
+    /// `pattern_score(Black) == -pattern_score(White)`.
+    #[inline]
+    #[must_use]
+    pub fn pattern_score(&self, side: Side) -> Score {
+        let diff = self.total_value(side) - self.total_value(side.opponent());
+        (diff / 2).clamp(-MAX_PATTERN_SCORE, MAX_PATTERN_SCORE)
+    }
+
+    /// The static evaluation for the side to move (side-to-move view, `|score| <= MAX_EVAL`):
+    /// - a five to play: [`WIN_NOW`];
+    /// - the opponent has two or more five points and we have none: `-WIN_NOW`;
+    /// - an open four to play while the opponent has no four: [`WIN_SOON`];
+    /// - otherwise [`Board::pattern_score`].
+    #[must_use]
+    pub fn evaluate(&self) -> Score {
+        let me = self.side_to_move();
+        let opp = me.opponent();
+        if self.has_five_point(me) {
+            return WIN_NOW;
+        }
+        let opp_fives = self.class_count(opp, Class::Five);
+        if opp_fives >= 2 {
+            return -WIN_NOW;
+        }
+        if opp_fives == 0 && self.class_count(me, Class::OpenFour) > 0 {
+            return WIN_SOON;
+        }
+        self.pattern_score(me)
+    }
+}
+
+/// The gomoku evaluator for the shared search: [`Board::evaluate`].
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Evaluator;
+
+impl Evaluate<Board> for Evaluator {
+    #[inline]
+    fn evaluate(&self, position: &Board) -> Score {
+        position.evaluate()
+    }
+}

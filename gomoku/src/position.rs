@@ -1,0 +1,203 @@
+//! [`game_core::Position`] for [`Board`]: legal moves, search moves, ordering hints.
+
+use game_core::{Outcome, Position, Side};
+
+use crate::board::Board;
+use crate::error::GomokuError;
+use crate::pattern::Class;
+use crate::point::{Point, Rule};
+
+/// Ordering weight of a point class (own classes count double in [`Board::move_hint`]).
+const CLASS_WEIGHT: [i32; 8] = [0, 0, 2_000, 6_000, 5_000, 40_000, 60_000, 200_000];
+
+impl Board {
+    /// Ordering score of `p` for the side to move: its own class and value count double, the
+    /// opponent's (blocking) once. Range well inside `-1_000_000..=1_000_000`.
+    #[inline]
+    #[must_use]
+    pub fn move_hint(&self, p: Point) -> i32 {
+        let me = self.side_to_move();
+        let opp = me.opponent();
+        let own = self.class(p, me);
+        let theirs = self.class(p, opp);
+        let own_w = if own == Class::Forbidden {
+            -100_000
+        } else {
+            CLASS_WEIGHT[own as usize] * 2
+        };
+        own_w
+            + CLASS_WEIGHT[theirs as usize]
+            + self.point_value(p, me) * 2
+            + self.point_value(p, opp)
+    }
+
+    /// Pushes every point of the board with `pred` that the side to move may play.
+    fn push_legal(&self, moves: &mut Vec<Point>, pred: impl Fn(&Board, Point) -> bool) {
+        let black_renju = self.rule() == Rule::Renju && self.side_to_move() == Side::First;
+        for p in self.points() {
+            if self.is_empty(p) && pred(self, p) && !(black_renju && self.is_forbidden(p)) {
+                moves.push(p);
+            }
+        }
+    }
+
+    /// The first point where `side` makes a five, if any.
+    #[must_use]
+    pub fn five_point(&self, side: Side) -> Option<Point> {
+        if !self.has_five_point(side) {
+            return None;
+        }
+        self.points()
+            .find(|&p| self.is_empty(p) && self.class(p, side) == Class::Five)
+    }
+}
+
+impl Position for Board {
+    type Move = Point;
+    type MoveError = GomokuError;
+
+    #[inline]
+    fn side_to_move(&self) -> Side {
+        Board::side_to_move(self)
+    }
+
+    fn generate_moves(&self, moves: &mut Vec<Point>) -> Option<Outcome> {
+        moves.clear();
+        if let Some((outcome, _)) = self.game_end() {
+            return Some(outcome);
+        }
+        self.push_legal(moves, |_, _| true);
+        if moves.is_empty() {
+            // Every empty point is forbidden for Black: Black cannot move and loses.
+            return Some(Outcome::Win(Side::Second));
+        }
+        None
+    }
+
+    fn generate_search_moves(&self, moves: &mut Vec<Point>) -> Option<Outcome> {
+        moves.clear();
+        if let Some((outcome, _)) = self.game_end() {
+            return Some(outcome);
+        }
+        let me = self.side_to_move();
+        let opp = me.opponent();
+        if let Some(p) = self.five_point(me) {
+            moves.push(p);
+            return None;
+        }
+        if self.has_five_point(opp) {
+            self.push_legal(moves, |b, p| b.class(p, opp) == Class::Five);
+            if !moves.is_empty() {
+                return None;
+            }
+        } else {
+            let open = self.class_count(me, Class::OpenFour);
+            if open > 0 {
+                self.push_legal(moves, |b, p| b.class(p, me) == Class::OpenFour);
+                if !moves.is_empty() {
+                    moves.truncate(1);
+                    return None;
+                }
+            }
+            if self.class_count(opp, Class::OpenFour) > 0 {
+                self.push_legal(moves, |b, p| b.makes_four(p, opp) || b.makes_four(p, me));
+                if !moves.is_empty() {
+                    return None;
+                }
+            }
+            self.push_legal(moves, |b, p| b.near(p) > 0);
+            if !moves.is_empty() {
+                return None;
+            }
+        }
+        if self.stone_count() == 0 {
+            let c = self.size() / 2;
+            moves.push(Point::new(c, c));
+            return None;
+        }
+        self.generate_moves(moves)
+    }
+
+    #[inline]
+    fn play(&mut self, mv: Point) {
+        Board::play(self, mv);
+    }
+
+    #[inline]
+    fn undo(&mut self, mv: Point) {
+        Board::undo(self, mv);
+    }
+
+    #[inline]
+    fn key(&self) -> u64 {
+        Board::key(self)
+    }
+
+    /// Reads `h8` (or Gomocup `x,y`) and checks the move is legal here.
+    fn parse_move(&self, text: &str) -> Result<Point, GomokuError> {
+        let t = text.trim();
+        let p = if t.contains(',') {
+            parse_gomocup(t, self.size())?
+        } else {
+            self.parse_point(t)?
+        };
+        if self.game_end().is_some() {
+            return Err(GomokuError::GameOver);
+        }
+        if !self.is_empty(p) {
+            return Err(GomokuError::Occupied {
+                text: self.format_point(p),
+            });
+        }
+        if self.side_to_move() == Side::First {
+            if let Some(kind) = self.forbidden_kind(p) {
+                return Err(GomokuError::Forbidden {
+                    text: self.format_point(p),
+                    kind,
+                });
+            }
+        }
+        Ok(p)
+    }
+
+    fn format_move(&self, mv: Point) -> String {
+        self.format_point(mv)
+    }
+
+    #[inline]
+    fn order_hint(&self, mv: Point) -> i32 {
+        self.move_hint(mv)
+    }
+
+    #[inline]
+    fn is_tactical(&self, mv: Point) -> bool {
+        self.makes_four(mv, self.side_to_move())
+    }
+
+    #[inline]
+    fn in_check(&self) -> bool {
+        self.has_five_point(self.side_to_move().opponent())
+    }
+}
+
+/// Parses Gomocup coordinates `x,y` (0-based, `0,0` top-left) on a board of `size`.
+///
+/// # Errors
+/// [`GomokuError::BadCoordinate`] for unreadable text, [`GomokuError::OffBoard`] outside the board.
+pub fn parse_gomocup(text: &str, size: usize) -> Result<Point, GomokuError> {
+    let t = text.trim();
+    let bad = || GomokuError::BadCoordinate {
+        text: t.to_string(),
+        size,
+    };
+    let (a, b) = t.split_once(',').ok_or_else(bad)?;
+    let x: i64 = a.trim().parse().map_err(|_| bad())?;
+    let y: i64 = b.trim().parse().map_err(|_| bad())?;
+    if x < 0 || y < 0 || x >= size as i64 || y >= size as i64 {
+        return Err(GomokuError::OffBoard {
+            text: t.to_string(),
+            size,
+        });
+    }
+    Ok(Point::new(x as usize, y as usize))
+}

@@ -1,0 +1,1018 @@
+//! The position: a 16x16 padded mailbox with piece lists, incremental Zobrist key, a history
+//! stack for repetition rules, and the legal move generator.
+
+use std::fmt;
+
+use game_core::zobrist::SplitMix64;
+use game_core::{Outcome, Side};
+
+use crate::eval::PSQ;
+use crate::types::{Move, Piece, PieceKind, Square};
+
+/// Board byte of an empty point.
+pub(crate) const EMPTY: u8 = 0;
+/// Board byte of a point off the board (the padding of the mailbox).
+pub(crate) const OFF: u8 = 64;
+
+/// Kind numbers (as `PieceKind as u8`).
+pub(crate) const KING: u8 = 0;
+pub(crate) const HORSE: u8 = 3;
+pub(crate) const ROOK: u8 = 4;
+pub(crate) const CANNON: u8 = 5;
+pub(crate) const PAWN: u8 = 6;
+
+/// The kind of each of a side's 16 piece slots: king, 2 advisors, 2 elephants, 2 horses,
+/// 2 rooks, 2 cannons, 5 pawns. A board byte is `side_tag | slot` with tag 16 (Red) or 32
+/// (Black).
+pub(crate) const SLOT_KIND: [u8; 16] = [0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 6, 6, 6];
+/// The first slot of each kind.
+pub(crate) const KIND_FIRST_SLOT: [usize; 7] = [0, 1, 3, 5, 7, 9, 11];
+
+const fn in_board(sq: usize) -> bool {
+    let f = sq & 15;
+    let r = sq >> 4;
+    f >= 3 && f <= 11 && r >= 3 && r <= 12
+}
+
+const fn build_in_palace() -> [bool; 256] {
+    let mut t = [false; 256];
+    let mut sq = 0;
+    while sq < 256 {
+        let f = sq & 15;
+        let r = sq >> 4;
+        t[sq] = f >= 6 && f <= 8 && ((r >= 3 && r <= 5) || (r >= 10 && r <= 12));
+        sq += 1;
+    }
+    t
+}
+
+/// Palace points of both sides (mailbox indices).
+pub(crate) const IN_PALACE: [bool; 256] = build_in_palace();
+
+const fn build_empty_board() -> [u8; 256] {
+    let mut b = [OFF; 256];
+    let mut sq = 0;
+    while sq < 256 {
+        if in_board(sq) {
+            b[sq] = EMPTY;
+        }
+        sq += 1;
+    }
+    b
+}
+
+const EMPTY_BOARD: [u8; 256] = build_empty_board();
+
+/// Zobrist keys: `(side * 7 + kind) * 256 + square`; the side-to-move key is separate.
+static ZOBRIST: [u64; 14 * 256] = SplitMix64::new(0x5869_616e_6751_6921).table();
+const ZOBRIST_SIDE: u64 = SplitMix64::new(0x5869_616e_6751_6922).next().0;
+
+/// Zobrist table index base of a board byte (piece index 16..48).
+#[inline]
+pub(crate) const fn zkind(p: u8) -> usize {
+    ((((p >> 5) as usize) * 7) + SLOT_KIND[(p & 15) as usize] as usize) * 256
+}
+
+/// The kind number of a board byte holding a piece.
+#[inline]
+pub(crate) const fn kind_of(p: u8) -> u8 {
+    SLOT_KIND[(p & 15) as usize]
+}
+
+/// The side index (0 Red, 1 Black) of a board byte holding a piece.
+#[inline]
+pub(crate) const fn side_of(p: u8) -> usize {
+    (p >> 5) as usize
+}
+
+/// The default no-capture draw limit in plies (60 moves, Chinese rules).
+pub const DEFAULT_NO_CAPTURE_LIMIT: u16 = 120;
+
+/// What one entry of the history remembers about a position and the move that led to it.
+///
+/// Kept for every position since the root of the position's game (the FEN it was set up
+/// from). The move and captured piece let a later perpetual-chase judge replay the cycle.
+#[derive(Copy, Clone, Debug, Default)]
+pub(crate) struct State {
+    /// Zobrist key of this position.
+    pub key: u64,
+    /// The move that led here (`Move(0)` for the root and after a null move).
+    pub mv: Move,
+    /// The board byte captured by `mv` (0 if none).
+    pub captured: u8,
+    /// True when the side to move here is in check (so the mover of `mv` gave check).
+    pub in_check: bool,
+    /// Plies since the last capture, null move or set-up: the irreversible-move marker; the
+    /// repetition walk never crosses it.
+    pub clock: u16,
+}
+
+/// Why a game ended by rule, see [`Position::game_end`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum EndReason {
+    /// The side to move is in check and has no legal move: it loses.
+    Checkmate,
+    /// The side to move is not in check but has no legal move: it loses (xiangqi rule).
+    Stalemate,
+    /// A position repeated while one side checked on every move of the cycle: that side loses.
+    PerpetualCheck,
+    /// A position repeated (three times in a game, once inside a search), no one checking
+    /// perpetually (or both): a draw.
+    Repetition,
+    /// The no-capture limit (by default 120 plies, 60 moves) was reached: a draw.
+    NoCaptureLimit,
+}
+
+impl fmt::Display for EndReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            EndReason::Checkmate => "checkmate",
+            EndReason::Stalemate => "stalemate (no legal move loses)",
+            EndReason::PerpetualCheck => "perpetual check loses",
+            EndReason::Repetition => "draw by repetition",
+            EndReason::NoCaptureLimit => "draw: no capture within the move limit",
+        })
+    }
+}
+
+/// A xiangqi position with its game history.
+///
+/// The board is a 16x16 padded mailbox (9 files x 10 ranks inside a border of off-board
+/// points) plus a piece list per side; the Zobrist key and a material + piece-square score are
+/// updated incrementally by [`play`](Position::play)/[`undo`](Position::undo). A history stack
+/// (preallocated) keeps each position's key, whether its side to move is in check, the move
+/// and the capture, so repetition and perpetual-check rules can be judged.
+pub struct Position {
+    pub(crate) board: [u8; 256],
+    /// Square (mailbox index) of each piece byte 16..48, 0 when captured or absent.
+    pub(crate) pieces: [u8; 48],
+    /// 0 = Red to move, 1 = Black.
+    pub(crate) side: usize,
+    pub(crate) key: u64,
+    /// Material + piece-square score, Red minus Black.
+    pub(crate) psq: i32,
+    pub(crate) history: Vec<State>,
+    /// Full-move number of the set-up position (FEN field 6).
+    pub(crate) start_fullmove: u32,
+    /// Side to move at set-up (for the full-move number).
+    pub(crate) start_side: usize,
+    pub(crate) no_capture_limit: u16,
+}
+
+/// History entries preallocated per position.
+const HISTORY_CAPACITY: usize = 1024;
+
+impl Clone for Position {
+    fn clone(&self) -> Self {
+        let mut history = Vec::with_capacity(HISTORY_CAPACITY.max(self.history.len() * 2));
+        history.extend_from_slice(&self.history);
+        Position {
+            board: self.board,
+            pieces: self.pieces,
+            side: self.side,
+            key: self.key,
+            psq: self.psq,
+            history,
+            start_fullmove: self.start_fullmove,
+            start_side: self.start_side,
+            no_capture_limit: self.no_capture_limit,
+        }
+    }
+}
+
+impl PartialEq for Position {
+    /// Same pieces on the same points and the same side to move (history is ignored).
+    fn eq(&self, other: &Self) -> bool {
+        let code = |p: u8| {
+            if p == EMPTY || p == OFF {
+                p
+            } else {
+                (p & 0x30) | kind_of(p)
+            }
+        };
+        self.side == other.side
+            && self
+                .board
+                .iter()
+                .zip(other.board.iter())
+                .all(|(&a, &b)| code(a) == code(b))
+    }
+}
+
+impl Eq for Position {}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({})", self.to_fen())
+    }
+}
+
+impl Default for Position {
+    fn default() -> Self {
+        Position::startpos()
+    }
+}
+
+/// Receives generated moves.
+pub(crate) trait Sink {
+    fn push(&mut self, mv: Move);
+}
+
+impl Sink for Vec<Move> {
+    #[inline]
+    fn push(&mut self, mv: Move) {
+        Vec::push(self, mv);
+    }
+}
+
+/// Counts moves without storing them (perft bulk counting).
+struct Counter(u64);
+
+impl Sink for Counter {
+    #[inline]
+    fn push(&mut self, _mv: Move) {
+        self.0 += 1;
+    }
+}
+
+/// A fixed-capacity move list on the stack (perft).
+pub(crate) struct MoveList {
+    len: usize,
+    moves: [Move; 256],
+}
+
+impl MoveList {
+    pub(crate) fn new() -> Self {
+        MoveList {
+            len: 0,
+            moves: [Move(0); 256],
+        }
+    }
+}
+
+impl Sink for MoveList {
+    #[inline]
+    fn push(&mut self, mv: Move) {
+        self.moves[self.len] = mv;
+        self.len += 1;
+    }
+}
+
+/// True when the king of side `side` on `k` is attacked on `board`: by a rook or the other
+/// king along an open line (flying general), a cannon over exactly one screen, a horse whose
+/// leg is free, or a pawn in front or beside.
+#[inline]
+pub(crate) fn attacked(board: &[u8; 256], k: usize, side: usize) -> bool {
+    let opp: u8 = 32 >> side;
+    for d in [1isize, -1, 16, -16] {
+        let mut s = (k as isize + d) as usize;
+        let mut p = board[s];
+        while p == EMPTY {
+            s = (s as isize + d) as usize;
+            p = board[s];
+        }
+        if p == OFF {
+            continue;
+        }
+        if p & opp != 0 {
+            let kind = kind_of(p);
+            if kind == ROOK || kind == KING {
+                return true;
+            }
+        }
+        s = (s as isize + d) as usize;
+        p = board[s];
+        while p == EMPTY {
+            s = (s as isize + d) as usize;
+            p = board[s];
+        }
+        if p & opp != 0 && kind_of(p) == CANNON {
+            return true;
+        }
+    }
+    // Horses: every leg of a horse attacking the king is a diagonal neighbour of the king.
+    for (leg, a, b) in [
+        (17isize, 18isize, 33isize),
+        (15, 14, 31),
+        (-15, -14, -31),
+        (-17, -18, -33),
+    ] {
+        if board[(k as isize + leg) as usize] == EMPTY {
+            let pa = board[(k as isize + a) as usize];
+            let pb = board[(k as isize + b) as usize];
+            if (pa & opp != 0 && kind_of(pa) == HORSE) || (pb & opp != 0 && kind_of(pb) == HORSE) {
+                return true;
+            }
+        }
+    }
+    // Pawns: an enemy pawn in front of the king (from the king's side's view) or beside it.
+    let fwd: isize = if side == 0 { 16 } else { -16 };
+    for d in [fwd, 1, -1] {
+        let p = board[(k as isize + d) as usize];
+        if p & opp != 0 && kind_of(p) == PAWN {
+            return true;
+        }
+    }
+    false
+}
+
+impl Position {
+    /// The standard start position, Red to move.
+    #[must_use]
+    pub fn startpos() -> Position {
+        Position::from_fen(crate::fen::START_FEN).expect("the start FEN is valid")
+    }
+
+    /// An empty board (no kings; not a valid position until pieces are placed).
+    pub(crate) fn empty(side: usize, clock: u16, fullmove: u32) -> Position {
+        let mut history = Vec::with_capacity(HISTORY_CAPACITY);
+        history.push(State {
+            clock,
+            ..State::default()
+        });
+        Position {
+            board: EMPTY_BOARD,
+            pieces: [0; 48],
+            side,
+            key: if side == 1 { ZOBRIST_SIDE } else { 0 },
+            psq: 0,
+            history,
+            start_fullmove: fullmove,
+            start_side: side,
+            no_capture_limit: DEFAULT_NO_CAPTURE_LIMIT,
+        }
+    }
+
+    /// Puts `piece` on the empty point `sq` in the first free slot of its kind; false when the
+    /// side has no free slot (more pieces than the set holds).
+    pub(crate) fn put(&mut self, piece: Piece, sq: Square) -> bool {
+        let side = piece.side.index();
+        let tag = 16u8 << side;
+        let kind = piece.kind as usize;
+        let first = KIND_FIRST_SLOT[kind];
+        let last = first + piece.kind.max_count();
+        for slot in first..last {
+            let p = tag | slot as u8;
+            if self.pieces[p as usize] == 0 {
+                self.pieces[p as usize] = sq.0;
+                self.board[sq.raw()] = p;
+                self.key ^= ZOBRIST[zkind(p) + sq.raw()];
+                self.psq += PSQ[side][kind][sq.raw()];
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Finishes a set-up: records the root state (key, check).
+    pub(crate) fn finish_setup(&mut self) {
+        let in_check = self.compute_in_check();
+        let st = self.history.last_mut().expect("root state");
+        st.key = self.key;
+        st.in_check = in_check;
+    }
+
+    /// The piece on the point at `file` (0..9, `a`..`i` from Red's left) and `rank` (0..10,
+    /// from Red's back rank), or `None` for an empty point or coordinates off the board.
+    #[must_use]
+    pub fn piece_at(&self, file: u8, rank: u8) -> Option<Piece> {
+        Square::new(file, rank).and_then(|sq| self.piece_on(sq))
+    }
+
+    /// The piece on `sq`, if any.
+    #[must_use]
+    pub fn piece_on(&self, sq: Square) -> Option<Piece> {
+        let p = self.board[sq.raw()];
+        if p == EMPTY || p == OFF {
+            return None;
+        }
+        Some(Piece {
+            kind: PieceKind::ALL[kind_of(p) as usize],
+            side: if side_of(p) == 0 {
+                Side::First
+            } else {
+                Side::Second
+            },
+        })
+    }
+
+    /// The side to move: `Side::First` is Red.
+    #[inline]
+    #[must_use]
+    pub fn side(&self) -> Side {
+        if self.side == 0 {
+            Side::First
+        } else {
+            Side::Second
+        }
+    }
+
+    /// The king's point of `side`.
+    #[must_use]
+    pub fn king_square(&self, side: Side) -> Square {
+        Square(self.pieces[16 << side.index()])
+    }
+
+    #[inline]
+    pub(crate) fn state(&self) -> &State {
+        self.history.last().expect("history never empty")
+    }
+
+    /// Plies since the last capture (or since set-up, counting the FEN half-move clock).
+    #[must_use]
+    pub fn halfmove_clock(&self) -> u16 {
+        self.state().clock
+    }
+
+    /// The full-move number (FEN field 6): starts at the set-up value, +1 after each Black move.
+    #[must_use]
+    pub fn fullmove_number(&self) -> u32 {
+        let plies = (self.history.len() - 1) as u32;
+        self.start_fullmove + (plies + self.start_side as u32) / 2
+    }
+
+    /// The no-capture draw limit in plies (default [`DEFAULT_NO_CAPTURE_LIMIT`] = 120, Chinese
+    /// rules); 0 means no limit.
+    #[must_use]
+    pub fn no_capture_limit(&self) -> u16 {
+        self.no_capture_limit
+    }
+
+    /// Sets the no-capture draw limit in plies; 0 switches the rule off.
+    pub fn set_no_capture_limit(&mut self, plies: u16) {
+        self.no_capture_limit = plies;
+    }
+
+    /// True when the side to move is in check (kept from the last [`play`](Position::play)).
+    #[inline]
+    #[must_use]
+    pub fn is_check(&self) -> bool {
+        self.state().in_check
+    }
+
+    /// Number of moves played since set-up.
+    #[must_use]
+    pub fn plies_played(&self) -> usize {
+        self.history.len() - 1
+    }
+
+    /// The moves played since set-up, oldest first (null moves appear as `a0a0`-like zero moves
+    /// only inside a search).
+    pub fn moves_played(&self) -> impl Iterator<Item = Move> + '_ {
+        self.history[1..].iter().map(|s| s.mv)
+    }
+
+    pub(crate) fn compute_in_check(&self) -> bool {
+        let k = self.pieces[16 << self.side] as usize;
+        k != 0 && attacked(&self.board, k, self.side)
+    }
+
+    /// The Zobrist key computed from scratch (for tests of the incremental key).
+    #[must_use]
+    pub fn key_from_scratch(&self) -> u64 {
+        let mut key = if self.side == 1 { ZOBRIST_SIDE } else { 0 };
+        for sq in 0..256 {
+            let p = self.board[sq];
+            if p != EMPTY && p != OFF {
+                key ^= ZOBRIST[zkind(p) + sq];
+            }
+        }
+        key
+    }
+
+    /// Plays `mv`, which must be legal (from [`legal_moves`](Position::legal_moves) or a
+    /// successful parse); an illegal move corrupts the position.
+    pub fn play(&mut self, mv: Move) {
+        let from = (mv.0 >> 8) as usize;
+        let to = (mv.0 & 0xff) as usize;
+        let p = self.board[from];
+        let cap = self.board[to];
+        let side = self.side;
+        let kind = kind_of(p) as usize;
+        self.board[to] = p;
+        self.board[from] = EMPTY;
+        self.pieces[p as usize] = to as u8;
+        let zk = zkind(p);
+        let mut key = self.key ^ ZOBRIST_SIDE ^ ZOBRIST[zk + from] ^ ZOBRIST[zk + to];
+        let table = &PSQ[side][kind];
+        let mut psq = self.psq + table[to] - table[from];
+        let clock;
+        if cap != EMPTY {
+            self.pieces[cap as usize] = 0;
+            key ^= ZOBRIST[zkind(cap) + to];
+            psq -= PSQ[side ^ 1][kind_of(cap) as usize][to];
+            clock = 0;
+        } else {
+            clock = self.state().clock.saturating_add(1);
+        }
+        self.key = key;
+        self.psq = psq;
+        self.side = side ^ 1;
+        let in_check = self.compute_in_check();
+        self.history.push(State {
+            key,
+            mv,
+            captured: cap,
+            in_check,
+            clock,
+        });
+    }
+
+    /// Takes back `mv`, the last move played.
+    pub fn undo(&mut self, mv: Move) {
+        let st = self.history.pop().expect("undo without a move");
+        debug_assert_eq!(st.mv, mv);
+        let from = (mv.0 >> 8) as usize;
+        let to = (mv.0 & 0xff) as usize;
+        let p = self.board[to];
+        let cap = st.captured;
+        self.board[from] = p;
+        self.board[to] = cap;
+        self.pieces[p as usize] = from as u8;
+        self.side ^= 1;
+        let kind = kind_of(p) as usize;
+        let table = &PSQ[self.side][kind];
+        self.psq += table[from] - table[to];
+        if cap != EMPTY {
+            self.pieces[cap as usize] = to as u8;
+            self.psq += PSQ[self.side ^ 1][kind_of(cap) as usize][to];
+        }
+        self.key = self.state().key;
+    }
+
+    /// Passes the turn (search only): flips the side and resets the repetition window.
+    pub fn play_null(&mut self) {
+        self.side ^= 1;
+        self.key ^= ZOBRIST_SIDE;
+        self.history.push(State {
+            key: self.key,
+            mv: Move(0),
+            captured: 0,
+            in_check: false,
+            clock: 0,
+        });
+    }
+
+    /// Takes back [`play_null`](Position::play_null).
+    pub fn undo_null(&mut self) {
+        self.history.pop();
+        self.side ^= 1;
+        self.key ^= ZOBRIST_SIDE;
+    }
+
+    /// Generates the legal moves of the side to move into `sink`; only captures when
+    /// `CAPTURES` is true.
+    #[inline]
+    pub(crate) fn generate<S: Sink, const CAPTURES: bool>(&self, sink: &mut S) {
+        let side = self.side;
+        let own: u8 = 16 << side;
+        let opp: u8 = 32 >> side;
+        let base = own as usize;
+        let k = self.pieces[base] as usize;
+        let in_check = self.state().in_check;
+        let mut b = self.board;
+        let kf = k & 15;
+        let kr = k >> 4;
+
+        // Legality of a non-king move from `from` to `to`, tested only when it could matter.
+        macro_rules! emit {
+            ($from:expr, $to:expr, $danger:expr) => {{
+                let from: usize = $from;
+                let to: usize = $to;
+                if !($danger || (to & 15) == kf || (to >> 4) == kr) || {
+                    let cap = b[to];
+                    b[to] = b[from];
+                    b[from] = EMPTY;
+                    let ok = !attacked(&b, k, side);
+                    b[from] = b[to];
+                    b[to] = cap;
+                    ok
+                } {
+                    sink.push(Move::from_raw(from, to));
+                }
+            }};
+        }
+        let danger_of = |from: usize| -> bool {
+            in_check || (from & 15) == kf || (from >> 4) == kr || {
+                let d = from as isize - k as isize;
+                d == 15 || d == 17 || d == -15 || d == -17
+            }
+        };
+
+        // King: always tested.
+        for d in [1isize, -1, 16, -16] {
+            let to = (k as isize + d) as usize;
+            let t = b[to];
+            if IN_PALACE[to] && t & own == 0 && (!CAPTURES || t != EMPTY) {
+                b[to] = b[k];
+                b[k] = EMPTY;
+                let ok = !attacked(&b, to, side);
+                b[k] = b[to];
+                b[to] = t;
+                if ok {
+                    sink.push(Move::from_raw(k, to));
+                }
+            }
+        }
+        // Rooks.
+        for slot in 7..9 {
+            let from = self.pieces[base + slot] as usize;
+            if from == 0 {
+                continue;
+            }
+            let danger = danger_of(from);
+            for d in [1isize, -1, 16, -16] {
+                let mut to = (from as isize + d) as usize;
+                while b[to] == EMPTY {
+                    if !CAPTURES {
+                        emit!(from, to, danger);
+                    }
+                    to = (to as isize + d) as usize;
+                }
+                if b[to] & opp != 0 {
+                    emit!(from, to, danger);
+                }
+            }
+        }
+        // Cannons.
+        for slot in 9..11 {
+            let from = self.pieces[base + slot] as usize;
+            if from == 0 {
+                continue;
+            }
+            let danger = danger_of(from);
+            for d in [1isize, -1, 16, -16] {
+                let mut to = (from as isize + d) as usize;
+                while b[to] == EMPTY {
+                    if !CAPTURES {
+                        emit!(from, to, danger);
+                    }
+                    to = (to as isize + d) as usize;
+                }
+                if b[to] == OFF {
+                    continue;
+                }
+                to = (to as isize + d) as usize;
+                while b[to] == EMPTY {
+                    to = (to as isize + d) as usize;
+                }
+                if b[to] & opp != 0 {
+                    emit!(from, to, danger);
+                }
+            }
+        }
+        // Horses.
+        for slot in 5..7 {
+            let from = self.pieces[base + slot] as usize;
+            if from == 0 {
+                continue;
+            }
+            let danger = danger_of(from);
+            for (leg, t1, t2) in [
+                (16isize, 31isize, 33isize),
+                (-16, -31, -33),
+                (1, 18, -14),
+                (-1, -18, 14),
+            ] {
+                if b[(from as isize + leg) as usize] != EMPTY {
+                    continue;
+                }
+                for t in [t1, t2] {
+                    let to = (from as isize + t) as usize;
+                    let x = b[to];
+                    if x != OFF && x & own == 0 && (!CAPTURES || x != EMPTY) {
+                        emit!(from, to, danger);
+                    }
+                }
+            }
+        }
+        // Pawns.
+        let fwd: isize = if side == 0 { 16 } else { -16 };
+        for slot in 11..16 {
+            let from = self.pieces[base + slot] as usize;
+            if from == 0 {
+                continue;
+            }
+            let danger = danger_of(from);
+            let crossed = (from >= 0x80) == (side == 0);
+            let to = (from as isize + fwd) as usize;
+            let x = b[to];
+            if x != OFF && x & own == 0 && (!CAPTURES || x != EMPTY) {
+                emit!(from, to, danger);
+            }
+            if crossed {
+                for to in [from - 1, from + 1] {
+                    let x = b[to];
+                    if x != OFF && x & own == 0 && (!CAPTURES || x != EMPTY) {
+                        emit!(from, to, danger);
+                    }
+                }
+            }
+        }
+        // Advisors.
+        for slot in 1..3 {
+            let from = self.pieces[base + slot] as usize;
+            if from == 0 {
+                continue;
+            }
+            let danger = danger_of(from);
+            for d in [15isize, 17, -15, -17] {
+                let to = (from as isize + d) as usize;
+                let x = b[to];
+                if IN_PALACE[to] && x & own == 0 && (!CAPTURES || x != EMPTY) {
+                    emit!(from, to, danger);
+                }
+            }
+        }
+        // Elephants.
+        for slot in 3..5 {
+            let from = self.pieces[base + slot] as usize;
+            if from == 0 {
+                continue;
+            }
+            let danger = danger_of(from);
+            for (eye, d) in [(17isize, 34isize), (15, 30), (-15, -30), (-17, -34)] {
+                let to = (from as isize + d) as usize;
+                let x = b[to];
+                if x != OFF
+                    && x & own == 0
+                    && (!CAPTURES || x != EMPTY)
+                    && (to ^ from) & 0x80 == 0
+                    && b[(from as isize + eye) as usize] == EMPTY
+                {
+                    emit!(from, to, danger);
+                }
+            }
+        }
+    }
+
+    /// Every legal move of the side to move, in generation order (empty when the game is over
+    /// by checkmate or stalemate).
+    #[must_use]
+    pub fn legal_moves(&self) -> Vec<Move> {
+        let mut v = Vec::with_capacity(128);
+        self.generate::<_, false>(&mut v);
+        v
+    }
+
+    /// Clears `moves` and fills it with every legal move.
+    pub fn legal_moves_into(&self, moves: &mut Vec<Move>) {
+        moves.clear();
+        self.generate::<_, false>(moves);
+    }
+
+    /// Clears `moves` and fills it with every legal capture.
+    pub fn legal_captures_into(&self, moves: &mut Vec<Move>) {
+        moves.clear();
+        self.generate::<_, true>(moves);
+    }
+
+    /// The number of legal moves.
+    #[must_use]
+    pub fn count_legal_moves(&self) -> u64 {
+        let mut c = Counter(0);
+        self.generate::<_, false>(&mut c);
+        c.0
+    }
+
+    /// True when the side to move has at least one legal move.
+    #[must_use]
+    pub fn has_legal_move(&self) -> bool {
+        self.count_legal_moves() > 0
+    }
+
+    /// True when `mv` is legal here.
+    #[must_use]
+    pub fn is_legal(&self, mv: Move) -> bool {
+        crate::notation::check_move(self, mv.from(), mv.to()).is_ok()
+    }
+
+    /// Perft: the number of leaf positions `depth` plies deep (legal moves only), with bulk
+    /// counting at the last ply (the leaves are counted, not played). `perft(0) == 1`.
+    pub fn perft(&mut self, depth: u32) -> u64 {
+        match depth {
+            0 => 1,
+            1 => self.count_legal_moves(),
+            _ => {
+                let mut list = MoveList::new();
+                self.generate::<_, false>(&mut list);
+                let mut n = 0;
+                for i in 0..list.len {
+                    let mv = list.moves[i];
+                    self.play(mv);
+                    n += self.perft(depth - 1);
+                    self.undo(mv);
+                }
+                n
+            }
+        }
+    }
+
+    /// Perft without bulk counting: every leaf is played and taken back (for measuring the
+    /// cost of play/undo). Same counts as [`perft`](Position::perft).
+    pub fn perft_full(&mut self, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let mut list = MoveList::new();
+        self.generate::<_, false>(&mut list);
+        let mut n = 0;
+        for i in 0..list.len {
+            let mv = list.moves[i];
+            self.play(mv);
+            n += self.perft_full(depth - 1);
+            self.undo(mv);
+        }
+        n
+    }
+
+    /// Perft divided by root move: each legal move with its leaf count at `depth - 1` below it
+    /// (`depth >= 1`; depth 0 gives an empty list), sorted by ICCS text.
+    pub fn divide(&mut self, depth: u32) -> Vec<(Move, u64)> {
+        if depth == 0 {
+            return Vec::new();
+        }
+        let mut out: Vec<(Move, u64)> = self
+            .legal_moves()
+            .into_iter()
+            .map(|mv| {
+                self.play(mv);
+                let n = self.perft(depth - 1);
+                self.undo(mv);
+                (mv, n)
+            })
+            .collect();
+        out.sort_by_key(|(mv, _)| mv.to_string());
+        out
+    }
+
+    /// The game's end by rule, if it is over: no legal move (checkmate or stalemate: the side
+    /// to move loses), a position occurring for the third time (perpetual check loses, else a
+    /// draw), or the no-capture limit (draw). Judged as an arbiter would, not as a search does.
+    #[must_use]
+    pub fn game_end(&self) -> Option<(Outcome, EndReason)> {
+        if !self.has_legal_move() {
+            let reason = if self.is_check() {
+                EndReason::Checkmate
+            } else {
+                EndReason::Stalemate
+            };
+            return Some((Outcome::Win(self.side().opponent()), reason));
+        }
+        self.rule_end(0)
+    }
+
+    /// Repetition, perpetual check and the no-capture limit, judged with a repetition needing
+    /// one repeat after the point `plies_from_root` plies back, or two at or before it.
+    pub(crate) fn rule_end(&self, plies_from_root: usize) -> Option<(Outcome, EndReason)> {
+        if let Some(r) = self.repetition(plies_from_root) {
+            return Some(r);
+        }
+        let st = self.state();
+        if self.no_capture_limit > 0
+            && st.clock >= self.no_capture_limit
+            && (!st.in_check || self.has_legal_move())
+        {
+            return Some((Outcome::Draw, EndReason::NoCaptureLimit));
+        }
+        None
+    }
+
+    fn repetition(&self, plies_from_root: usize) -> Option<(Outcome, EndReason)> {
+        let h = &self.history;
+        let n = h.len() - 1;
+        let cur = &h[n];
+        let window = (cur.clock as usize).min(n);
+        if window < 4 {
+            return None;
+        }
+        let mut first: Option<usize> = None;
+        let mut count = 0;
+        let mut i = 4;
+        while i <= window {
+            if h[n - i].key == cur.key {
+                count += 1;
+                if first.is_none() {
+                    first = Some(i);
+                }
+                if i < plies_from_root || count >= 2 {
+                    break;
+                }
+            }
+            i += 2;
+        }
+        let i = first?;
+        // Once after the root suffices; at or before it, the position must have occurred twice.
+        if !(i < plies_from_root || count >= 2) {
+            return None;
+        }
+        let j = n - i;
+        // Moves j+1..=n; the side not to move made moves n, n-2, ...; the side to move n-1, ...
+        let them = (j + 1..=n).rev().step_by(2).all(|t| h[t].in_check);
+        let us = (j + 1..n).rev().step_by(2).all(|t| h[t].in_check);
+        let me = self.side();
+        Some(match (us, them) {
+            (false, true) => (Outcome::Win(me), EndReason::PerpetualCheck),
+            (true, false) => (Outcome::Win(me.opponent()), EndReason::PerpetualCheck),
+            _ => (Outcome::Draw, EndReason::Repetition),
+        })
+    }
+
+    /// Material + piece-square score from Red's point of view (incremental).
+    #[must_use]
+    pub fn material_psq(&self) -> i32 {
+        self.psq
+    }
+}
+
+impl fmt::Display for Position {
+    /// A plain text board: rank 9 at the top, FEN letters for pieces (uppercase Red), `.` for
+    /// empty points, file letters below, then the side to move.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for rank in (0..10u8).rev() {
+            write!(f, "{rank} ")?;
+            for file in 0..9u8 {
+                let c = self.piece_at(file, rank).map_or('.', Piece::fen_char);
+                if file > 0 {
+                    f.write_str(" ")?;
+                }
+                write!(f, "{c}")?;
+            }
+            writeln!(f)?;
+        }
+        writeln!(f, "  a b c d e f g h i")?;
+        write!(
+            f,
+            "{} to move",
+            if self.side == 0 { "Red" } else { "Black" }
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A position whose history is a 4-ply cycle with the given "gave check" flags for the
+    /// moves 1..=4 (move 4 was made by the side not to move now).
+    fn cycle(checks: [bool; 4]) -> Position {
+        let mut p = Position::startpos();
+        let k0 = p.key;
+        for (i, &c) in checks.iter().enumerate() {
+            let key = if i == 3 { k0 } else { 1000 + i as u64 };
+            p.history.push(State {
+                key,
+                mv: Move(0),
+                captured: 0,
+                in_check: c,
+                clock: i as u16 + 1,
+            });
+        }
+        p
+    }
+
+    #[test]
+    fn perpetual_check_judgement() {
+        // Red to move now; moves 2 and 4 were Black's, 1 and 3 Red's.
+        let me = Side::First;
+        assert_eq!(
+            cycle([false, true, false, true]).rule_end(5),
+            Some((Outcome::Win(me), EndReason::PerpetualCheck))
+        );
+        assert_eq!(
+            cycle([true, false, true, false]).rule_end(5),
+            Some((Outcome::Win(me.opponent()), EndReason::PerpetualCheck))
+        );
+        assert_eq!(
+            cycle([true, true, true, true]).rule_end(5),
+            Some((Outcome::Draw, EndReason::Repetition))
+        );
+        assert_eq!(
+            cycle([false, true, false, false]).rule_end(5),
+            Some((Outcome::Draw, EndReason::Repetition))
+        );
+        assert_eq!(
+            cycle([true, true, true, true]).rule_end(4),
+            None,
+            "needs a second repetition"
+        );
+    }
+
+    #[test]
+    fn evaluation_is_symmetric() {
+        use game_core::Evaluate;
+        let p = Position::startpos();
+        assert_eq!(p.material_psq(), 0);
+        let b = Position::from_fen(
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1",
+        )
+        .unwrap();
+        assert_eq!(crate::MaterialEval.evaluate(&p), 0);
+        assert_eq!(crate::MaterialEval.evaluate(&b), 0);
+        let up = Position::from_fen(
+            "rnbakab1r/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+        )
+        .unwrap();
+        assert!(crate::MaterialEval.evaluate(&up) > 90);
+    }
+}
