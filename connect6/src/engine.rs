@@ -415,27 +415,25 @@ impl Engine {
             }
         }
         roots.splice(0..0, extra);
-        let keep: Vec<Vec<Stone>> = roots
-            .iter()
-            .filter(|turn| {
-                if deadline.is_some_and(|d| Instant::now() >= d) {
-                    // Out of time: keep the turns not examined.
-                    return true;
-                }
-                for &s in turn.iter() {
-                    pos.play(s);
-                }
-                let refuted = self
-                    .tss
-                    .find_win(pos, TSS_TURNS, budget, deadline)
-                    .is_none();
-                for &s in turn.iter().rev() {
-                    pos.undo(s);
-                }
-                refuted
-            })
-            .cloned()
-            .collect();
+        // Keep the turns after which the threat search finds no win for the opponent within
+        // one turn more than the win it has now; stop checking at the deadline.
+        let turns = (threat.turns + 1).min(TSS_TURNS);
+        let mut keep = Vec::new();
+        for turn in roots.iter() {
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
+            for &s in turn {
+                pos.play(s);
+            }
+            let refuted = self.tss.find_win(pos, turns, budget, deadline).is_none();
+            for &s in turn.iter().rev() {
+                pos.undo(s);
+            }
+            if refuted && !deadline.is_some_and(|d| Instant::now() >= d) {
+                keep.push(turn.clone());
+            }
+        }
         if !keep.is_empty() {
             *roots = keep;
         }
