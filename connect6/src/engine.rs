@@ -430,7 +430,7 @@ impl Engine {
             for &s in turn.iter().rev() {
                 pos.undo(s);
             }
-            if refuted && !deadline.is_some_and(|d| Instant::now() >= d) {
+            if refuted && deadline.is_none_or(|d| Instant::now() < d) {
                 keep.push(turn.clone());
             }
         }
