@@ -1,11 +1,14 @@
 //! The connect6 engine: immediate win, threat-space search for us, forced defence, the
-//! opponent's threat-space search for the defence, then iterative-deepening alpha-beta over
-//! candidate turns (pairs of stones).
+//! opponent's threat-space search for the defence, then the shared `game_core::search`
+//! (iterative-deepening principal variation search, one stone per ply, negating only when the
+//! side to move changes) over the first stones of the candidate turns, and the second stone
+//! from its principal variation (or a short search among the candidates paired with the
+//! first).
 //!
-//! The alpha-beta is a small local negamax over single stones (one ply each, negating only
-//! when the side to move changes) driven by [`game_core::Position`]'s
-//! `generate_search_moves`, with its own transposition table. It stands in for the shared
-//! `game_core::search` until that lands on main; the decisions before it are connect6's own.
+//! Candidate turns: the first stones (forced replies when the opponent has threats, else a
+//! beam of [`ROOT_FIRST`] by [`Connect6::stone_score`]) times the best [`ROOT_SECOND`] second
+//! stones given the first. When the opponent, given a free turn, would win by continuous
+//! threats, only the turns after which it no longer does are kept.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -28,15 +31,18 @@ pub const ROOT_SECOND: usize = 8;
 pub const TSS_TURNS: u32 = 10;
 
 /// Limits of one [`Engine::think`]. Unset fields do not limit; with none set the engine
-/// searches 4 turns.
+/// searches 4 turns. The threat searches get a node budget from the limits (40 nodes per
+/// millisecond, or a quarter of `nodes`, at most 400,000) and at most 20% (ours) and 30%
+/// (the defence) of the time.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct EngineLimits {
-    /// Maximum alpha-beta depth in turns (the root turn counts as 1).
+    /// Maximum alpha-beta depth in turns (the root turn counts as 1): the shared search
+    /// goes `stones_left + 2 * (depth - 1)` stones deep.
     pub depth: Option<u32>,
     /// Time for this turn (wall clock). The search starts no new iteration after 40% of it
     /// and stops at 100%.
     pub time: Option<Duration>,
-    /// Maximum alpha-beta nodes (stones played).
+    /// Maximum alpha-beta nodes (stones played by the shared search).
     pub nodes: Option<u64>,
 }
 
