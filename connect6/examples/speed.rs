@@ -86,13 +86,18 @@ fn main() {
         );
     }
 
-    let mut tss = ThreatSearch::new();
-    let mut w = Connect6::from_moves(19, "j10 i8h9 i11k11 k9h8").unwrap();
-    let t = Instant::now();
-    let win = tss.find_win(&mut w, 12, u64::MAX, None);
-    println!(
-        "threat-space search: {:?} in {:?}",
-        win.map(|w| (w.turns, w.nodes)),
-        t.elapsed()
-    );
+    for (moves, what) in [
+        ("j10 i8h9 i11k11 k9h8", "Black"),
+        ("j10 h8i7 j6l8 k9i9 l10i10", "White"),
+    ] {
+        let mut tss = ThreatSearch::new();
+        let mut w = Connect6::from_moves(19, moves).unwrap();
+        let t = Instant::now();
+        let win = tss.find_win(&mut w, 12, u64::MAX, None);
+        println!(
+            "threat-space search for {what} after {moves}: {:?} (turns, nodes) in {:?}",
+            win.map(|w| (w.turns, w.nodes)),
+            t.elapsed()
+        );
+    }
 }
