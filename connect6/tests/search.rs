@@ -171,3 +171,23 @@ fn engine_self_play_on_several_sizes() {
         assert!(engine.think(&pos, &limits).is_none());
     }
 }
+
+#[test]
+fn engine_mid_turn_places_one_stone() {
+    let mut pos = Connect6::from_moves(19, "j10 j9l11").unwrap();
+    pos.play_point(Point::new(10, 10)).unwrap();
+    assert_eq!(pos.stones_left(), 1);
+    let mut engine = Engine::new(1);
+    let a = engine
+        .think(
+            &pos,
+            &EngineLimits {
+                depth: Some(2),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+    assert_eq!(a.turn.len(), 1);
+    pos.play_turn(&a.turn).unwrap();
+    assert_eq!((pos.to_move(), pos.stones_left()), (Side::Second, 2));
+}
