@@ -212,6 +212,8 @@ pub struct Connect6 {
     pub(crate) cells: Vec<u8>,
     /// Per window: [black count, white count].
     pub(crate) wcnt: Vec<[u8; 2]>,
+    /// Per window: `7 * black + white`, an index into per-window value tables.
+    pub(crate) wcode: Vec<u8>,
     /// Per side: the windows that are threats (>= 4 own stones, no opposing stone).
     pub(crate) threats: [Vec<u16>; 2],
     /// Per window and side: its index in `threats[side]`, or `NO_POS`.
@@ -222,6 +224,10 @@ pub struct Connect6 {
     sixes: [u16; 2],
     /// Per cell: stones within Chebyshev distance 2 (the search's candidate zone).
     pub(crate) near: Vec<u8>,
+    /// The empty cells with `near > 0` (the search's candidates), in no particular order.
+    pub(crate) cand: Vec<u16>,
+    /// Per cell: its index in `cand`, or `NO_POS`.
+    cand_pos: Vec<u16>,
     pub(crate) side: Side,
     pub(crate) left: u8,
     pub(crate) stones: usize,
@@ -275,6 +281,7 @@ impl Connect6 {
             size,
             cells: vec![0; cells],
             wcnt: vec![[0, 0]; geo.windows.len()],
+            wcode: vec![0; geo.windows.len()],
             threats: [
                 Vec::with_capacity(geo.windows.len()),
                 Vec::with_capacity(geo.windows.len()),
@@ -283,6 +290,8 @@ impl Connect6 {
             sums: [0, 0],
             sixes: [0, 0],
             near: vec![0; cells],
+            cand: Vec::with_capacity(cells),
+            cand_pos: vec![NO_POS; cells],
             side: Side::First,
             left: 1,
             stones: 0,
@@ -419,6 +428,14 @@ impl Connect6 {
         self.left
     }
 
+    /// Stones the side to move must place to complete this turn:
+    /// [`stones_left`](Connect6::stones_left), or fewer when fewer points are empty (the last
+    /// turn on a board with an odd number of empty points is one stone).
+    #[must_use]
+    pub fn stones_this_turn(&self) -> usize {
+        (self.left as usize).min(self.cells.len() - self.stones)
+    }
+
     /// Stones on the board.
     #[must_use]
     pub fn stone_count(&self) -> usize {
@@ -552,16 +569,17 @@ impl Connect6 {
     }
 
     /// Checks a whole turn for the side to move without playing it: exactly
-    /// [`stones_left`](Connect6::stones_left) different empty points.
+    /// [`stones_this_turn`](Connect6::stones_this_turn) different empty points.
     ///
     /// # Errors
     /// [`MoveError::WrongStoneCount`], [`MoveError::SamePoint`], and those of
     /// [`Connect6::play_point`].
     pub fn check_turn(&self, points: &[Point]) -> Result<(), MoveError> {
-        if points.len() != self.left as usize {
+        let expected = self.stones_this_turn();
+        if points.len() != expected {
             return Err(MoveError::WrongStoneCount {
                 side: side_name(self.side),
-                expected: self.left as usize,
+                expected,
                 found: points.len(),
             });
         }
@@ -617,9 +635,13 @@ impl Connect6 {
     pub(crate) fn place(&mut self, cell: usize, colour: u8) {
         let s = colour as usize;
         let o = 1 - s;
+        if self.cand_pos[cell] != NO_POS {
+            self.cand_remove(cell);
+        }
         self.cells[cell] = colour + 1;
         self.key ^= ZOBRIST[cell * 2 + s];
         self.stones += 1;
+        let code_step = if s == 0 { 7 } else { 1 };
         let geo = self.geo;
         for &w in geo.windows_of(cell) {
             let w = w as usize;
@@ -627,6 +649,7 @@ impl Connect6 {
             let a = cnt[s] as usize;
             let b = cnt[o] as usize;
             self.wcnt[w][s] += 1;
+            self.wcode[w] += code_step;
             if b == 0 {
                 self.sums[s] += WINDOW_WEIGHT[a + 1] - WINDOW_WEIGHT[a];
                 if a + 1 == 4 {
@@ -650,9 +673,9 @@ impl Connect6 {
     pub(crate) fn remove(&mut self, cell: usize, colour: u8) {
         let s = colour as usize;
         let o = 1 - s;
-        self.cells[cell] = 0;
         self.key ^= ZOBRIST[cell * 2 + s];
         self.stones -= 1;
+        let code_step = if s == 0 { 7 } else { 1 };
         let geo = self.geo;
         for &w in geo.windows_of(cell) {
             let w = w as usize;
@@ -660,6 +683,7 @@ impl Connect6 {
             let a = cnt[s] as usize;
             let b = cnt[o] as usize;
             self.wcnt[w][s] -= 1;
+            self.wcode[w] -= code_step;
             if b == 0 {
                 self.sums[s] -= WINDOW_WEIGHT[a] - WINDOW_WEIGHT[a - 1];
                 if a == 4 {
@@ -676,6 +700,10 @@ impl Connect6 {
             }
         }
         self.bump_near(cell, -1);
+        self.cells[cell] = 0;
+        if self.near[cell] > 0 {
+            self.cand_insert(cell);
+        }
     }
 
     #[inline]
@@ -687,9 +715,35 @@ impl Connect6 {
             let row = (yy * n) as usize;
             for xx in (x - 2).max(0)..=(x + 2).min(n - 1) {
                 let c = row + xx as usize;
-                self.near[c] = self.near[c].wrapping_add_signed(delta);
+                let before = self.near[c];
+                let after = before.wrapping_add_signed(delta);
+                self.near[c] = after;
+                if self.cells[c] == 0 {
+                    if before == 0 {
+                        self.cand_insert(c);
+                    } else if after == 0 {
+                        self.cand_remove(c);
+                    }
+                }
             }
         }
+    }
+
+    #[inline]
+    fn cand_insert(&mut self, c: usize) {
+        self.cand_pos[c] = self.cand.len() as u16;
+        self.cand.push(c as u16);
+    }
+
+    #[inline]
+    fn cand_remove(&mut self, c: usize) {
+        let i = self.cand_pos[c] as usize;
+        let last = self.cand.pop().expect("candidate present");
+        if last as usize != c {
+            self.cand[i] = last;
+            self.cand_pos[last as usize] = i as u16;
+        }
+        self.cand_pos[c] = NO_POS;
     }
 
     #[inline]
@@ -800,6 +854,19 @@ impl Connect6 {
     /// The threat windows of `side` (indices into the geometry), for diagnostics and search.
     pub(crate) fn threat_windows(&self, s: usize) -> &[u16] {
         &self.threats[s]
+    }
+
+    /// The Zobrist key computed from scratch (stones and turn state), for checking the
+    /// incremental [`game_core::Position::key`].
+    #[must_use]
+    pub fn key_from_scratch(&self) -> u64 {
+        let mut key = state_key(self.side, self.left);
+        for (c, &v) in self.cells.iter().enumerate() {
+            if v != 0 {
+                key ^= ZOBRIST[c * 2 + (v as usize - 1)];
+            }
+        }
+        key
     }
 
     /// Each side's window score sum (black, white): Σ weight(count) over the windows holding

@@ -1,18 +1,22 @@
 //! The connect6 engine: immediate win, threat-space search for us, forced defence, the
-//! opponent's threat-space search for the defence, then iterative-deepening alpha-beta over
-//! candidate turns (pairs of stones).
+//! opponent's threat-space search for the defence, then the shared `game_core::search`
+//! (iterative-deepening principal variation search, one stone per ply, negating only when the
+//! side to move changes) over the first stones of the candidate turns, and the second stone
+//! from its principal variation (or a short search among the candidates paired with the
+//! first).
 //!
-//! The alpha-beta is a small local negamax over single stones (one ply each, negating only
-//! when the side to move changes) driven by [`game_core::Position`]'s
-//! `generate_search_moves`, with its own transposition table. It stands in for the shared
-//! `game_core::search` until that lands on main; the decisions before it are connect6's own.
+//! Candidate turns: the first stones (forced replies when the opponent has threats, else a
+//! beam of [`ROOT_FIRST`] by [`Connect6::stone_score`]) times the best [`ROOT_SECOND`] second
+//! stones given the first. When the opponent, given a free turn, would win by continuous
+//! threats, only the turns after which it no longer does are kept.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use game_core::score::{INFINITY, MATE, MAX_MATE_PLY, mate_in, mated_in};
-use game_core::{Evaluate, Outcome, Position, Score};
+use game_core::score::mate_in;
+use game_core::search::{Limits, MAX_DEPTH, SearchOptions, Searcher};
+use game_core::{Position, Score};
 
 use crate::board::{Connect6, Stone};
 use crate::eval::ThreatEval;
@@ -27,15 +31,18 @@ pub const ROOT_SECOND: usize = 8;
 pub const TSS_TURNS: u32 = 10;
 
 /// Limits of one [`Engine::think`]. Unset fields do not limit; with none set the engine
-/// searches 4 turns.
+/// searches 4 turns. The threat searches get a node budget from the limits (40 nodes per
+/// millisecond, or a quarter of `nodes`, at most 400,000) and at most 20% (ours) and 30%
+/// (the defence) of the time.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct EngineLimits {
-    /// Maximum alpha-beta depth in turns (the root turn counts as 1).
+    /// Maximum alpha-beta depth in turns (the root turn counts as 1): the shared search
+    /// goes `stones_left + 2 * (depth - 1)` stones deep.
     pub depth: Option<u32>,
     /// Time for this turn (wall clock). The search starts no new iteration after 40% of it
     /// and stops at 100%.
     pub time: Option<Duration>,
-    /// Maximum alpha-beta nodes (stones played).
+    /// Maximum alpha-beta nodes (stones played by the shared search).
     pub nodes: Option<u64>,
 }
 
@@ -73,36 +80,21 @@ pub struct Analysis {
     pub time: Duration,
 }
 
-#[derive(Copy, Clone, Default)]
-struct TtEntry {
-    key: u64,
-    score: i32,
-    depth: i8,
-    flag: u8,
-    mv: u16,
-}
-
-const EXACT: u8 = 1;
-const LOWER: u8 = 2;
-const UPPER: u8 = 3;
-
 /// The connect6 engine. Keep one per game: its tables carry over between turns.
 pub struct Engine {
     tss: ThreatSearch,
-    tt: Vec<TtEntry>,
-    eval: ThreatEval,
-    bufs: Vec<Vec<Stone>>,
-    nodes: u64,
-    node_limit: u64,
-    deadline: Option<Instant>,
-    stopped: bool,
+    searcher: Searcher<Connect6, ThreatEval>,
     stop: Arc<AtomicBool>,
     threat_search: bool,
 }
 
 impl std::fmt::Debug for Engine {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Engine {{ tt entries: {} }}", self.tt.len())
+        write!(
+            f,
+            "Engine {{ hash: {} MiB }}",
+            self.searcher.options().hash_mib
+        )
     }
 }
 
@@ -112,41 +104,21 @@ impl Default for Engine {
     }
 }
 
-fn to_tt(score: Score, ply: u32) -> Score {
-    if score > MATE - MAX_MATE_PLY {
-        score + ply as Score
-    } else if score < -MATE + MAX_MATE_PLY {
-        score - ply as Score
-    } else {
-        score
-    }
-}
-
-fn from_tt(score: Score, ply: u32) -> Score {
-    if score > MATE - MAX_MATE_PLY {
-        score - ply as Score
-    } else if score < -MATE + MAX_MATE_PLY {
-        score + ply as Score
-    } else {
-        score
-    }
-}
-
 impl Engine {
     /// An engine with a transposition table of about `hash_mib` MiB (at least 1).
     #[must_use]
     pub fn new(hash_mib: usize) -> Self {
-        let entries = (hash_mib.max(1) << 20) / std::mem::size_of::<TtEntry>();
-        let entries = entries.next_power_of_two() / 2;
         Engine {
             tss: ThreatSearch::new(),
-            tt: vec![TtEntry::default(); entries.max(1024)],
-            eval: ThreatEval,
-            bufs: (0..128).map(|_| Vec::with_capacity(64)).collect(),
-            nodes: 0,
-            node_limit: u64::MAX,
-            deadline: None,
-            stopped: false,
+            searcher: Searcher::new(
+                ThreatEval,
+                SearchOptions {
+                    hash_mib: hash_mib.max(1),
+                    threads: 1,
+                    check_extension: false,
+                    ..SearchOptions::default()
+                },
+            ),
             stop: Arc::new(AtomicBool::new(false)),
             threat_search: true,
         }
@@ -167,7 +139,7 @@ impl Engine {
 
     /// Forgets the transposition and threat tables (a new game).
     pub fn clear(&mut self) {
-        self.tt.iter_mut().for_each(|e| *e = TtEntry::default());
+        self.searcher.clear();
         self.tss.clear();
     }
 
@@ -187,10 +159,6 @@ impl Engine {
         pos.game_end().is_none().then_some(())?;
         let start = Instant::now();
         self.stop.store(false, Ordering::Relaxed);
-        self.stopped = false;
-        self.nodes = 0;
-        self.node_limit = limits.nodes.unwrap_or(u64::MAX);
-        self.deadline = limits.time.map(|t| start + t);
         let size = pos.size();
         let mut pos = pos.clone();
         let left = pos.stones_left() as usize;
@@ -257,142 +225,133 @@ impl Engine {
             self.defend_against_threat_search(&mut pos, &mut roots, tss_budget / 4, deadline);
         }
 
-        // Iterative deepening over the root turns; no new iteration after 40% of the time left.
-        let search_start = Instant::now();
-        let soft = limits
-            .time
-            .map(|t| t.saturating_sub(start.elapsed()).mul_f32(0.4));
         if roots.is_empty() {
             let mut any = Vec::new();
             pos.generate_moves(&mut any);
             any.truncate(left);
             roots.push(any);
         }
-        let max_depth = limits
-            .depth
-            .unwrap_or(if limits.time.is_some() || limits.nodes.is_some() {
-                64
-            } else {
-                4
-            })
-            .max(1);
-        let mut scores: Vec<Score> = vec![-INFINITY; roots.len()];
-        let mut best: Option<(usize, Score, u32)> = None;
-        for depth in 1..=max_depth {
-            let stones = (left + 2 * (depth as usize - 1)) as i32;
-            let mut alpha = -INFINITY;
-            let mut iter_best: Option<(usize, Score)> = None;
-            for (i, turn) in roots.iter().enumerate() {
-                for &s in turn {
-                    pos.play(s);
-                }
-                let score = -self.negamax(
-                    &mut pos,
-                    stones - turn.len() as i32,
-                    -INFINITY,
-                    -alpha,
-                    turn.len() as u32,
-                );
-                for &s in turn.iter().rev() {
-                    pos.undo(s);
-                }
-                if self.stopped {
-                    break;
-                }
-                scores[i] = score;
-                if score > alpha {
-                    alpha = score;
-                    iter_best = Some((i, score));
-                }
-            }
-            if let Some((i, score)) = iter_best {
-                // A move that beat the earlier ones stands even from an unfinished iteration.
-                if !self.stopped || best.is_none_or(|(b, _, _)| b != i) {
-                    best = Some((i, score, if self.stopped { depth - 1 } else { depth }));
-                }
-            }
-            if self.stopped {
-                break;
-            }
-            // Best first next time; the rest by their scores.
-            let mut order: Vec<usize> = (0..roots.len()).collect();
-            order.sort_by_key(|&i| std::cmp::Reverse(scores[i]));
-            roots = order.iter().map(|&i| roots[i].clone()).collect();
-            scores = order.iter().map(|&i| scores[i]).collect();
-            best = Some((0, scores[0], depth));
-            let analysis = self.analysis(&mut pos, &roots[0], scores[0], depth, start, forced);
-            report(&analysis);
-            if scores[0].abs() > MATE - MAX_MATE_PLY {
-                break;
-            }
-            if let Some(t) = soft
-                && search_start.elapsed() > t
-            {
-                break;
+        if roots.len() == 1 {
+            return done(
+                roots.pop().expect("one root"),
+                0,
+                Decision::Forced,
+                self.tss.nodes(),
+            );
+        }
+
+        // The shared search over the first stones of the candidate turns.
+        let max_turns =
+            limits
+                .depth
+                .unwrap_or(if limits.time.is_some() || limits.nodes.is_some() {
+                    40
+                } else {
+                    4
+                });
+        let plies = |turns: u32| (left as u32 + 2 * (turns.max(1) - 1)).min(MAX_DEPTH);
+        let mut firsts: Vec<Stone> = Vec::new();
+        for t in &roots {
+            if !firsts.contains(&t[0]) {
+                firsts.push(t[0]);
             }
         }
-        let (i, score, depth) = best.unwrap_or((0, 0, 0));
-        let turn = roots[i].clone();
-        Some(self.analysis(&mut pos, &turn, score, depth, start, forced))
+        let remaining = limits.time.map(|t| {
+            t.saturating_sub(start.elapsed())
+                .max(Duration::from_millis(1))
+        });
+        let search_limits = Limits {
+            depth: Some(plies(max_turns)),
+            nodes: limits.nodes,
+            soft_time: remaining,
+            hard_time: remaining,
+            root_moves: firsts,
+            ..Limits::default()
+        };
+        let decision = if forced {
+            Decision::Forced
+        } else {
+            Decision::Search
+        };
+        let to_turns = |d: u32| {
+            if d == 0 {
+                0
+            } else {
+                (d.saturating_sub(left as u32)) / 2 + 1
+            }
+        };
+        let result = {
+            let searcher = &mut self.searcher;
+            searcher.search(&pos, &search_limits, &self.stop, |r| {
+                let pv: Vec<Point> = r.pv.iter().map(|s| s.point(size)).collect();
+                report(&Analysis {
+                    turn: pv.iter().copied().take(left).collect(),
+                    score: r.score,
+                    depth: to_turns(r.depth),
+                    nodes: r.nodes,
+                    decision,
+                    pv,
+                    time: start.elapsed(),
+                });
+            })
+        };
+        let first = result.best_move.unwrap_or(roots[0][0]);
+        let mut turn = vec![first];
+        if left == 2 {
+            let seconds: Vec<Stone> = roots
+                .iter()
+                .filter(|t| t[0] == first)
+                .map(|t| t[1])
+                .collect();
+            let second = match result.pv.get(1) {
+                Some(&s) if seconds.contains(&s) => s,
+                _ if seconds.len() == 1 => seconds[0],
+                _ => {
+                    // Search the second stone among the candidates paired with the first.
+                    pos.play(first);
+                    let remaining = limits.time.map(|t| {
+                        t.saturating_sub(start.elapsed())
+                            .max(Duration::from_millis(1))
+                    });
+                    let second_limits = Limits {
+                        depth: Some(plies(max_turns).saturating_sub(1).max(1)),
+                        nodes: limits.nodes.map(|n| (n / 4).max(100)),
+                        soft_time: remaining,
+                        hard_time: remaining,
+                        root_moves: seconds.clone(),
+                        ..Limits::default()
+                    };
+                    let r = self
+                        .searcher
+                        .search(&pos, &second_limits, &self.stop, |_| {});
+                    pos.undo(first);
+                    r.best_move
+                        .filter(|s| seconds.contains(s))
+                        .unwrap_or(seconds[0])
+                }
+            };
+            turn.push(second);
+        }
+        let mut pv: Vec<Point> = turn.iter().map(|s| s.point(size)).collect();
+        if result.pv.len() > turn.len() && result.pv[..turn.len()] == turn[..] {
+            pv.extend(result.pv[turn.len()..].iter().map(|s| s.point(size)));
+        }
+        Some(Analysis {
+            turn: turn.iter().map(|s| s.point(size)).collect(),
+            score: result.score,
+            depth: to_turns(result.depth),
+            nodes: result.nodes + self.tss.nodes(),
+            decision,
+            pv,
+            time: start.elapsed(),
+        })
     }
 
     fn tss_budget(&self, limits: &EngineLimits) -> u64 {
-        match limits.time {
-            Some(t) => (t.as_millis() as u64 * 40).clamp(2_000, 400_000),
-            None => 100_000,
-        }
-    }
-
-    fn analysis(
-        &mut self,
-        pos: &mut Connect6,
-        turn: &[Stone],
-        score: Score,
-        depth: u32,
-        start: Instant,
-        forced: bool,
-    ) -> Analysis {
-        let size = pos.size();
-        let mut pv: Vec<Stone> = turn.to_vec();
-        for &s in turn {
-            pos.play(s);
-        }
-        // Follow the table for the rest of the principal variation.
-        let mut extra = Vec::new();
-        for _ in 0..(2 * depth as usize).saturating_sub(turn.len()) {
-            let e = self.tt[self.slot(pos.key())];
-            if e.key != pos.key() || e.flag == 0 {
-                break;
-            }
-            let mut moves = Vec::new();
-            if pos.generate_moves(&mut moves).is_some() {
-                break;
-            }
-            let Some(&m) = moves.iter().find(|m| m.0 == e.mv) else {
-                break;
-            };
-            pos.play(m);
-            extra.push(m);
-        }
-        for &m in extra.iter().rev() {
-            pos.undo(m);
-        }
-        for &s in turn.iter().rev() {
-            pos.undo(s);
-        }
-        pv.extend(extra);
-        Analysis {
-            turn: turn.iter().map(|s| s.point(size)).collect(),
-            score,
-            depth,
-            nodes: self.nodes + self.tss.nodes(),
-            decision: if forced {
-                Decision::Forced
-            } else {
-                Decision::Search
-            },
-            pv: pv.iter().map(|s| s.point(size)).collect(),
-            time: start.elapsed(),
+        match (limits.time, limits.nodes) {
+            (_, Some(n)) => (n / 4).clamp(200, 400_000),
+            (Some(t), None) => (t.as_millis() as u64 * 40).clamp(2_000, 400_000),
+            (None, None) => 100_000,
         }
     }
 
@@ -462,139 +421,27 @@ impl Engine {
             }
         }
         roots.splice(0..0, extra);
-        let keep: Vec<Vec<Stone>> = roots
-            .iter()
-            .filter(|turn| {
-                if deadline.is_some_and(|d| Instant::now() >= d) {
-                    // Out of time: keep the turns not examined.
-                    return true;
-                }
-                for &s in turn.iter() {
-                    pos.play(s);
-                }
-                let refuted = self
-                    .tss
-                    .find_win(pos, TSS_TURNS, budget, deadline)
-                    .is_none();
-                for &s in turn.iter().rev() {
-                    pos.undo(s);
-                }
-                refuted
-            })
-            .cloned()
-            .collect();
+        // Keep the turns after which the threat search finds no win for the opponent within
+        // one turn more than the win it has now; stop checking at the deadline.
+        let turns = (threat.turns + 1).min(TSS_TURNS);
+        let mut keep = Vec::new();
+        for turn in roots.iter() {
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
+            for &s in turn {
+                pos.play(s);
+            }
+            let refuted = self.tss.find_win(pos, turns, budget, deadline).is_none();
+            for &s in turn.iter().rev() {
+                pos.undo(s);
+            }
+            if refuted && deadline.is_none_or(|d| Instant::now() < d) {
+                keep.push(turn.clone());
+            }
+        }
         if !keep.is_empty() {
             *roots = keep;
         }
-    }
-
-    #[inline]
-    fn slot(&self, key: u64) -> usize {
-        (key as usize) & (self.tt.len() - 1)
-    }
-
-    fn negamax(
-        &mut self,
-        pos: &mut Connect6,
-        depth: i32,
-        mut alpha: Score,
-        beta: Score,
-        ply: u32,
-    ) -> Score {
-        self.nodes += 1;
-        if self.nodes & 1023 == 0
-            && (self.stop.load(Ordering::Relaxed)
-                || self.deadline.is_some_and(|d| Instant::now() >= d))
-        {
-            self.stopped = true;
-        }
-        if self.nodes >= self.node_limit {
-            self.stopped = true;
-        }
-        if self.stopped {
-            return 0;
-        }
-        let p = ply as usize;
-        if p + 1 >= self.bufs.len() {
-            return self.eval.evaluate(pos);
-        }
-        let mut moves = std::mem::take(&mut self.bufs[p]);
-        if let Some(outcome) = pos.generate_search_moves(&mut moves) {
-            self.bufs[p] = moves;
-            return match outcome {
-                Outcome::Win(s) if s == pos.side_to_move() => mate_in(ply),
-                Outcome::Win(_) => mated_in(ply),
-                Outcome::Draw => 0,
-            };
-        }
-        if depth <= 0 {
-            self.bufs[p] = moves;
-            return self.eval.evaluate(pos);
-        }
-        let key = pos.key();
-        let slot = self.slot(key);
-        let e = self.tt[slot];
-        let mut tt_move = None;
-        if e.key == key && e.flag != 0 {
-            let s = from_tt(e.score, ply);
-            if e.depth as i32 >= depth
-                && (e.flag == EXACT
-                    || (e.flag == LOWER && s >= beta)
-                    || (e.flag == UPPER && s <= alpha))
-            {
-                self.bufs[p] = moves;
-                return s;
-            }
-            tt_move = Some(e.mv);
-        }
-        if let Some(mv) = tt_move
-            && let Some(i) = moves.iter().position(|m| m.0 == mv)
-        {
-            moves[..=i].rotate_right(1);
-        }
-        let alpha0 = alpha;
-        let mut best = -INFINITY;
-        let mut best_move = moves[0];
-        let side = pos.side_to_move();
-        for &m in &moves {
-            pos.play(m);
-            let score = if pos.side_to_move() != side {
-                -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1)
-            } else {
-                self.negamax(pos, depth - 1, alpha, beta, ply + 1)
-            };
-            pos.undo(m);
-            if self.stopped {
-                break;
-            }
-            if score > best {
-                best = score;
-                best_move = m;
-                if score > alpha {
-                    alpha = score;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        self.bufs[p] = moves;
-        if !self.stopped {
-            let flag = if best >= beta {
-                LOWER
-            } else if best > alpha0 {
-                EXACT
-            } else {
-                UPPER
-            };
-            self.tt[slot] = TtEntry {
-                key,
-                score: to_tt(best, ply),
-                depth: depth.min(127) as i8,
-                flag,
-                mv: best_move.0,
-            };
-        }
-        best
     }
 }

@@ -8,6 +8,24 @@
 //! - [`ThreatEval`]: Wu & Huang's 6-window evaluation, kept incrementally.
 //! - [`tss`]: threat-space search; [`engine`]: the engine (immediate win, forced defence,
 //!   threat-space search, then alpha-beta); [`connectmore`]: the ConnectMore GUI protocol.
+//!
+//! ```
+//! use connect6::engine::{Engine, EngineLimits};
+//! use connect6::notation::format_littlegolem;
+//! use connect6::{Connect6, EndReason};
+//! use game_core::{Outcome, Side};
+//!
+//! // Black g10..j10 with open ends (White's stones far away): Black sixes this turn.
+//! let pos = Connect6::from_moves(19, "g10 a1s19 h10i10 a19s1 j10s10 b1b19").unwrap();
+//! assert_eq!(pos.to_move(), Side::First);
+//! assert_eq!(pos.threat_count(Side::First), 2);
+//! let mut engine = Engine::new(1);
+//! let answer = engine.think(&pos, &EngineLimits { depth: Some(2), ..Default::default() }).unwrap();
+//! let mut after = pos.clone();
+//! after.play_turn(&answer.turn).unwrap();
+//! assert_eq!(after.game_end(), Some((Outcome::Win(Side::First), EndReason::Six)));
+//! assert_eq!(format_littlegolem(&answer.turn).len(), 6); // e.g. `e10f10`
+//! ```
 #![deny(missing_docs)]
 
 mod board;
@@ -24,6 +42,6 @@ pub use board::{
     Cell, Connect6, DEFAULT_SIZE, EndReason, MAX_SIZE, MIN_SIZE, MoveError, SetupError, Stone,
     side_name,
 };
-pub use eval::ThreatEval;
+pub use eval::{DECISIVE, ThreatEval};
 pub use notation::Point;
 pub use position::{FIRST_BEAM, SECOND_BEAM};

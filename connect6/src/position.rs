@@ -17,24 +17,60 @@ const OFFENSE: [i32; 6] = [1, 12, 50, 250, 260, 1_000_000];
 /// Gain of putting a stone into a window holding `b` opposing stones and none of the mover's.
 const DEFENSE: [i32; 7] = [0, 1, 11, 55, 5_000, 5_000, 0];
 
+/// [`OFFENSE`] / [`DEFENSE`] looked up by a window's (black, white) counts, per side placing.
+const STONE_VALUE: [[i32; 49]; 2] = {
+    let mut t = [[0; 49]; 2];
+    let mut s = 0;
+    while s < 2 {
+        let mut b = 0;
+        while b < 7 {
+            let mut w = 0;
+            while w < 7 {
+                let (own, opp) = if s == 0 { (b, w) } else { (w, b) };
+                t[s][b * 7 + w] = if opp == 0 {
+                    OFFENSE[if own < 5 { own } else { 5 }]
+                } else if own == 0 {
+                    DEFENSE[opp]
+                } else {
+                    0
+                };
+                w += 1;
+            }
+            b += 1;
+        }
+        s += 1;
+    }
+    t
+};
+
+/// Per side placing, by a window's `7 * black + white` code: true when a stone there makes a
+/// threat (3 or more own stones, none opposing) or blocks one (4 or more opposing, none own).
+const TACTICAL: [[bool; 49]; 2] = {
+    let mut t = [[false; 49]; 2];
+    let mut s = 0;
+    while s < 2 {
+        let mut code = 0;
+        while code < 49 {
+            let (b, w) = (code / 7, code % 7);
+            let (own, opp) = if s == 0 { (b, w) } else { (w, b) };
+            t[s][code] = (opp == 0 && own >= 3) || (own == 0 && opp >= 4);
+            code += 1;
+        }
+        s += 1;
+    }
+    t
+};
+
 impl Connect6 {
     /// The value of a stone of `side` on empty cell `index` for move ordering: the sum over
     /// the 6-windows through the point of the gain for `side`'s windows (offence) and of the
     /// opposing window value it destroys (defence). Larger is better.
     #[must_use]
     pub fn stone_score(&self, index: usize, side: Side) -> i32 {
-        let s = side.index();
-        let o = 1 - s;
+        let table = &STONE_VALUE[side.index()];
         let mut score = 0;
         for &w in self.geo.windows_of(index) {
-            let cnt = self.wcnt[w as usize];
-            let a = cnt[s] as usize;
-            let b = cnt[o] as usize;
-            if b == 0 {
-                score += OFFENSE[a.min(5)];
-            } else if a == 0 {
-                score += DEFENSE[b];
-            }
+            score += table[self.wcode[w as usize] as usize];
         }
         score
     }
@@ -100,18 +136,34 @@ impl Connect6 {
     /// Pushes the beam of the best `width` stones of the side to move among the empty points
     /// within two of a stone (the centre on an empty board), best first.
     pub(crate) fn push_beam(&self, moves: &mut Vec<Stone>, width: usize) {
-        let mut scored = [(0i32, 0u16); crate::MAX_SIZE * crate::MAX_SIZE];
-        let mut n = 0;
         if self.stones == 0 {
             let c = self.size / 2;
             moves.push(Stone::from_index(c * self.size + c));
             return;
         }
-        for c in 0..self.cells.len() {
-            if self.cells[c] == 0 && self.near[c] > 0 {
-                scored[n] = (self.stone_score(c, self.side), c as u16);
-                n += 1;
+        // The best `width` (score, cell) pairs, best first (ties: lower cell first).
+        const MAX_WIDTH: usize = 64;
+        let width = width.clamp(1, MAX_WIDTH);
+        let mut top = [(i32::MIN, u16::MAX); MAX_WIDTH];
+        let mut n = 0;
+        let side = self.side;
+        for &c in &self.cand {
+            let score = self.stone_score(c as usize, side);
+            let better = |t: (i32, u16)| score > t.0 || (score == t.0 && c < t.1);
+            if n == width && !better(top[n - 1]) {
+                continue;
             }
+            let mut i = if n < width {
+                n += 1;
+                n - 1
+            } else {
+                width - 1
+            };
+            while i > 0 && better(top[i - 1]) {
+                top[i] = top[i - 1];
+                i -= 1;
+            }
+            top[i] = (score, c);
         }
         if n == 0 {
             // Stones only far from every empty point: any empty point.
@@ -120,14 +172,7 @@ impl Connect6 {
             }
             return;
         }
-        let slice = &mut scored[..n];
-        let k = width.min(n);
-        if k < n {
-            slice.select_nth_unstable_by(k - 1, |a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        }
-        let top = &mut slice[..k];
-        top.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        moves.extend(top.iter().map(|&(_, c)| Stone::from_index(c as usize)));
+        moves.extend(top[..n].iter().map(|&(_, c)| Stone::from_index(c as usize)));
     }
 
     /// Fills `moves` with the stones the search tries, by pairs: a winning stone if the side
@@ -239,12 +284,11 @@ impl Position for Connect6 {
     }
 
     fn is_tactical(&self, mv: Stone) -> bool {
-        let s = self.side.index();
-        let o = 1 - s;
-        self.geo.windows_of(mv.index()).iter().any(|&w| {
-            let cnt = self.wcnt[w as usize];
-            (cnt[o] == 0 && cnt[s] >= 3) || (cnt[s] == 0 && cnt[o] >= 4)
-        })
+        let table = &TACTICAL[self.side.index()];
+        self.geo
+            .windows_of(mv.index())
+            .iter()
+            .any(|&w| table[self.wcode[w as usize] as usize])
     }
 
     #[inline]

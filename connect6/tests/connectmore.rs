@@ -84,3 +84,36 @@ fn engine_plays_itself_to_the_end_without_errors() {
     };
     assert!(matches!(end.0, Outcome::Win(_) | Outcome::Draw));
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+    /// Garbage never kills the loop: every line is answered by at most a move, a board or an
+    /// error, and the session keeps going.
+    #[test]
+    fn garbage_lines_never_panic(lines in proptest::collection::vec(
+        proptest::prop_oneof![
+            "[a-z]{0,6}( [A-Za-z0-9]{0,5}){0,2}",
+            "(move|black|white) [A-T]{0,5}",
+            proptest::strategy::Just("next".to_string()),
+            proptest::strategy::Just("new white".to_string()),
+        ],
+        0..12,
+    )) {
+        let mut session = Session::new();
+        let mut out = Vec::new();
+        session.handle("depth 1", &mut out).unwrap();
+        session.handle("time 5", &mut out).unwrap();
+        for line in &lines {
+            let before = session.position().clone();
+            let mut answer = Vec::new();
+            let keep_going = session.handle(line, &mut answer).unwrap();
+            let text = String::from_utf8(answer).unwrap();
+            if text.starts_with("error") {
+                proptest::prop_assert_eq!(session.position(), &before, "{} changed the state", line);
+            }
+            if !keep_going {
+                break;
+            }
+        }
+    }
+}

@@ -100,16 +100,16 @@ fn threat_search_two_open_threes_win_in_one_turn() {
     assert_eq!(tss.find_win(&mut quiet, 6, 100_000, None), None);
 }
 
-/// A position from self-play where Black wins by continuous threats in 5 turns: Black follows
-/// the threat search, White defends with the engine; Black must win within 5 turns.
-#[test]
-fn threat_search_win_holds_against_the_engine() {
-    let mut pos = Connect6::from_moves(19, "j10 i8h9 i11k11 k9h8").unwrap();
+/// Follows the threat search's win for the side to move against the engine's defence and
+/// checks the game is won within the announced number of turns.
+fn threat_win_holds(moves: &str, max_turns: u32) {
+    let mut pos = Connect6::from_moves(19, moves).unwrap();
+    let attacker = pos.to_move();
     let mut tss = ThreatSearch::new();
     let first = tss
-        .find_win(&mut pos, 8, 5_000_000, None)
+        .find_win(&mut pos, 12, 5_000_000, None)
         .expect("a win by threats");
-    assert!(first.turns <= 5, "{}", first.turns);
+    assert!(first.turns <= max_turns, "{}", first.turns);
     let mut engine = Engine::new(8);
     let limits = EngineLimits {
         depth: Some(3),
@@ -118,7 +118,7 @@ fn threat_search_win_holds_against_the_engine() {
     };
     for turn in 1..=first.turns {
         let win = tss
-            .find_win(&mut pos, 8, 5_000_000, None)
+            .find_win(&mut pos, 12, 5_000_000, None)
             .expect("still winning");
         assert!(win.turns <= first.turns + 1 - turn);
         for &s in &win.turn {
@@ -130,16 +130,64 @@ fn threat_search_win_holds_against_the_engine() {
         let reply = engine.think(&pos, &limits).unwrap();
         pos.play_turn(&reply.turn).unwrap();
     }
-    let mut rest = Vec::new();
     if pos.game_end().is_none() {
-        // The last threat turn left three or more threats: Black completes a six now.
+        // The last threat turn left three or more threats: the attacker completes a six now.
         assert!(pos.can_win_now());
         let a = engine.think(&pos, &limits).unwrap();
         assert_eq!(a.decision, Decision::Win);
         pos.play_turn(&a.turn).unwrap();
     }
-    assert_eq!(
-        pos.generate_moves(&mut rest),
-        Some(Outcome::Win(Side::First))
-    );
+    let mut rest = Vec::new();
+    assert_eq!(pos.generate_moves(&mut rest), Some(Outcome::Win(attacker)));
+}
+
+/// Positions from self-play: Black wins by continuous threats in 5 turns, White in 7.
+#[test]
+fn threat_search_wins_hold_against_the_engine() {
+    threat_win_holds("j10 i8h9 i11k11 k9h8", 5);
+    threat_win_holds("j10 h8i7 j6l8 k9i9 l10i10", 7);
+}
+
+/// The engine plays whole games against itself on small and large boards: every turn legal,
+/// every game ends (a six or a full board).
+#[test]
+fn engine_self_play_on_several_sizes() {
+    for size in [7, 8, 11, 25] {
+        let mut pos = Connect6::new(size).unwrap();
+        let mut engine = Engine::new(4);
+        let limits = EngineLimits {
+            depth: Some(2),
+            time: None,
+            nodes: Some(3_000),
+        };
+        let mut turns = 0;
+        while pos.game_end().is_none() {
+            let a = engine.think(&pos, &limits).expect("game not over");
+            assert_eq!(a.turn.len(), pos.stones_this_turn());
+            pos.play_turn(&a.turn).unwrap();
+            turns += 1;
+            assert!(turns <= size * size);
+        }
+        assert!(engine.think(&pos, &limits).is_none());
+    }
+}
+
+#[test]
+fn engine_mid_turn_places_one_stone() {
+    let mut pos = Connect6::from_moves(19, "j10 j9l11").unwrap();
+    pos.play_point(Point::new(10, 10)).unwrap();
+    assert_eq!(pos.stones_left(), 1);
+    let mut engine = Engine::new(1);
+    let a = engine
+        .think(
+            &pos,
+            &EngineLimits {
+                depth: Some(2),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+    assert_eq!(a.turn.len(), 1);
+    pos.play_turn(&a.turn).unwrap();
+    assert_eq!((pos.to_move(), pos.stones_left()), (Side::Second, 2));
 }
