@@ -86,10 +86,14 @@ impl Connect6 {
     pub(crate) fn winning_window(&self) -> Option<usize> {
         let s = self.side.index();
         let need = 6 - self.left as usize;
+        // The lowest-numbered such window: the threat list's order depends on the order stones
+        // were placed and removed, and the moves the search tries must depend on the position
+        // alone (a transposition must see the same subtree).
         self.threat_windows(s)
             .iter()
             .map(|&w| w as usize)
-            .find(|&w| self.wcnt[w][s] as usize >= need)
+            .filter(|&w| self.wcnt[w][s] as usize >= need)
+            .min()
     }
 
     /// The empty cells of window `w`.
@@ -130,6 +134,8 @@ impl Connect6 {
                 }
             }
         }
+        // Board order, independent of the threat list's history-dependent order.
+        moves[start..].sort_unstable_by_key(|s| s.index());
         true
     }
 
