@@ -166,13 +166,30 @@ impl<P: Position> Conformance<P> {
                             |_| {},
                         );
                         let expected = minimax(&mut pos.clone(), &KeyHashEval, self.search_depth);
-                        assert_eq!(
-                            result.score,
-                            expected,
-                            "search != minimax at depth {}: {}",
-                            self.search_depth,
-                            at()
-                        );
+                        if result.score != expected {
+                            // Diagnose: does the table make the difference?
+                            let mut no_table = SearchOptions {
+                                hash_mib: 1,
+                                ..SearchOptions::exact()
+                            };
+                            no_table.transposition_table = false;
+                            let without_table = Searcher::new(KeyHashEval, no_table)
+                                .search(
+                                    &pos,
+                                    &Limits::depth(self.search_depth),
+                                    &AtomicBool::new(false),
+                                    |_| {},
+                                )
+                                .score;
+                            panic!(
+                                "search {} != minimax {expected} at depth {} (without the table: {without_table}): {}\n\
+                                 line from the start: {}",
+                                result.score,
+                                self.search_depth,
+                                at(),
+                                replay_line(start, &line)
+                            );
+                        }
                         let mut legal = Vec::new();
                         pos.generate_moves(&mut legal);
                         assert!(
@@ -309,6 +326,16 @@ impl<P: Position> Conformance<P> {
                 "play/undo of {mv:?} changes the key: {}",
                 at()
             );
+            // The moves the search tries depend on the position alone, not on how it was
+            // reached: a transposition must see the same subtree.
+            let mut again = Vec::new();
+            work.generate_search_moves(&mut again);
+            assert_eq!(
+                again,
+                search_moves,
+                "play/undo of {mv:?} changes the search moves: {}",
+                at()
+            );
             if let Some(f) = &self.snapshot {
                 assert_eq!(
                     Some(f(&work)),
@@ -319,6 +346,17 @@ impl<P: Position> Conformance<P> {
             }
         }
     }
+}
+
+/// The moves of `line` from `start`, each in the notation of the position it is played in.
+fn replay_line<P: Position>(start: &P, line: &[P::Move]) -> String {
+    let mut pos = start.clone();
+    let mut out = Vec::with_capacity(line.len());
+    for &mv in line {
+        out.push(pos.format_move(mv));
+        pos.play(mv);
+    }
+    out.join(" ")
 }
 
 /// Asserts that `f` returns without panicking for every input (used by the parser
