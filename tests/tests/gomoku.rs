@@ -3,7 +3,7 @@
 //! The reference generator is the rules' own statement: every empty point, except Black's
 //! forbidden points under renju, and none once the game is over.
 
-use game_core::{Position, Side};
+use game_core::Side;
 use gomoku::{Board, Point, Rule};
 use tests::Conformance;
 
