@@ -24,13 +24,16 @@ fn player(flag: &str, value: &str) -> Result<Player, CliError> {
         "human" | "h" | "me" => Ok(Player::Human),
         "engine" | "e" | "qi" | "computer" | "cpu" => Ok(Player::Engine),
         _ => Err(CliError::Usage(format!(
-            "bad player '{value}' for --{flag}: expected human or engine"
+            "bad player '{value}' for --{flag}: expected human or engine (or, for a stone \
+             setup, points like \"g10 h10\")"
         ))),
     }
 }
 
+/// A `--black`/`--white` value that names a player rather than stones: `human`, `engine`, or
+/// any word without a digit (which then fails as a player with a clear message).
 fn is_player(value: &str) -> bool {
-    player("", value).is_ok()
+    player("", value).is_ok() || !value.chars().any(|c| c.is_ascii_digit())
 }
 
 /// `qi play`.
@@ -264,13 +267,15 @@ pub fn bench(kind: Option<GameKind>, depth: Option<u32>) -> Result<(), CliError>
             let spent = start.elapsed();
             total_nodes += thought.nodes;
             total_time += spent;
+            let label = args
+                .fen
+                .as_deref()
+                .or(args.moves.as_deref())
+                .unwrap_or("start");
             eprintln!(
-                "{:<9} {:<40} {} {:>10} nodes {:>8} ms",
+                "{:<9} {:<40} {:<6} {:>10} nodes {:>6} ms",
                 kind.name(),
-                args.fen
-                    .as_deref()
-                    .or(args.moves.as_deref())
-                    .unwrap_or("start"),
+                label.chars().take(40).collect::<String>(),
                 thought.bestmove.as_deref().unwrap_or("-"),
                 thought.nodes,
                 spent.as_millis()

@@ -439,6 +439,11 @@ impl<R: Rules> Session<R> {
         }
     }
 
+    /// The current position.
+    pub fn position(&self) -> &R {
+        &self.pos
+    }
+
     fn push_ply(&mut self, side: Side, mv: R::Move) {
         match self.turns.last_mut() {
             Some((s, plies)) if *s == side => plies.push(mv),

@@ -99,9 +99,9 @@ pub fn build(
     config: &EngineConfig,
 ) -> Result<Box<dyn Game>, CliError> {
     match kind {
-        GameKind::Gomoku | GameKind::Renju => gomoku_game::build(kind, args, config),
-        GameKind::Connect6 => connect6_game::build(args, config),
-        GameKind::Xiangqi => xiangqi_game::build(args, config),
+        GameKind::Gomoku | GameKind::Renju => Ok(Box::new(gomoku_game::build(kind, args, config)?)),
+        GameKind::Connect6 => Ok(Box::new(connect6_game::build(args, config)?)),
+        GameKind::Xiangqi => Ok(Box::new(xiangqi_game::build(args, config)?)),
     }
 }
 
@@ -118,15 +118,21 @@ pub fn perft(
 ) -> Result<Vec<(String, u64)>, CliError> {
     match kind {
         GameKind::Gomoku | GameKind::Renju => {
-            let mut board = gomoku_game::start(kind, args)?;
+            let mut board = gomoku_game::build(kind, args, &EngineConfig::small())?
+                .position()
+                .clone();
             Ok(generic_perft(&mut board, depth, divide))
         }
         GameKind::Connect6 => {
-            let mut pos = connect6_game::start(args)?;
+            let mut pos = connect6_game::build(args, &EngineConfig::small())?
+                .position()
+                .clone();
             Ok(generic_perft(&mut pos, depth, divide))
         }
         GameKind::Xiangqi => {
-            let mut pos = xiangqi_game::start(args)?;
+            let mut pos = xiangqi_game::build(args, &EngineConfig::small())?
+                .position()
+                .clone();
             if divide && depth > 0 {
                 Ok(pos
                     .divide(depth)
@@ -202,11 +208,11 @@ pub fn bench_positions(kind: GameKind) -> (Vec<PositionArgs>, u32) {
                 moves("h8i9h9h10i8g8"),
                 moves("h8h9i9g7j10k11i7"),
             ],
-            6,
+            5,
         ),
         GameKind::Renju => (
             vec![moves("h8"), moves("h8i9h9"), moves("h8i9h9h10i8g8")],
-            6,
+            5,
         ),
         GameKind::Connect6 => (
             vec![
@@ -215,7 +221,7 @@ pub fn bench_positions(kind: GameKind) -> (Vec<PositionArgs>, u32) {
                 moves("j10 i9k11 j9j11"),
                 moves("j10 k10k9 i9i11 h10l10"),
             ],
-            3,
+            4,
         ),
         GameKind::Xiangqi => (
             vec![
@@ -230,7 +236,7 @@ pub fn bench_positions(kind: GameKind) -> (Vec<PositionArgs>, u32) {
                     ..PositionArgs::default()
                 },
             ],
-            6,
+            8,
         ),
     }
 }
@@ -322,7 +328,7 @@ mod gomoku_game {
     use gomoku::{Board, Evaluator, GomokuError, Point, Rule};
 
     /// The start position from the options (setup stones; `--moves` are played later).
-    pub fn start(kind: GameKind, args: &PositionArgs) -> Result<Board, CliError> {
+    fn start(kind: GameKind, args: &PositionArgs) -> Result<Board, CliError> {
         if args.fen.is_some() {
             return Err(usage(
                 "--fen is for xiangqi; gomoku positions use --moves or --black/--white stones",
@@ -379,11 +385,10 @@ mod gomoku_game {
         kind: GameKind,
         args: &PositionArgs,
         config: &EngineConfig,
-    ) -> Result<Box<dyn Game>, CliError> {
-        let board = start(kind, args)?;
-        let mut game: Box<dyn Game> = Box::new(Session::new(board, config));
+    ) -> Result<Session<Board>, CliError> {
+        let mut game = Session::new(start(kind, args)?, config);
         if let Some(m) = &args.moves {
-            apply_moves(game.as_mut(), split_points(m))?;
+            apply_moves(&mut game, split_points(m))?;
         }
         Ok(game)
     }
@@ -517,7 +522,7 @@ mod connect6_game {
     use connect6::{Cell, Connect6, MoveError, Point, Stone};
 
     /// The start position from the options (setup stones; `--moves` are played later).
-    pub fn start(args: &PositionArgs) -> Result<Connect6, CliError> {
+    fn start(args: &PositionArgs) -> Result<Connect6, CliError> {
         if args.fen.is_some() {
             return Err(usage(
                 "--fen is for xiangqi; connect6 positions use --moves or --black/--white stones",
@@ -557,11 +562,13 @@ mod connect6_game {
             .map_err(|e| usage(format!("--black/--white: {e}")))
     }
 
-    pub fn build(args: &PositionArgs, config: &EngineConfig) -> Result<Box<dyn Game>, CliError> {
-        let pos = start(args)?;
-        let mut game: Box<dyn Game> = Box::new(Session::new(pos, config));
+    pub fn build(
+        args: &PositionArgs,
+        config: &EngineConfig,
+    ) -> Result<Session<Connect6>, CliError> {
+        let mut game = Session::new(start(args)?, config);
         if let Some(m) = &args.moves {
-            apply_moves(game.as_mut(), split_points(m))?;
+            apply_moves(&mut game, split_points(m))?;
         }
         Ok(game)
     }
@@ -734,7 +741,7 @@ mod xiangqi_game {
     use xiangqi::{EndReason, MaterialEval, Move, PieceKind, Position as Xq};
 
     /// The start position from the options (`--fen`; `--moves` are played later).
-    pub fn start(args: &PositionArgs) -> Result<Xq, CliError> {
+    fn start(args: &PositionArgs) -> Result<Xq, CliError> {
         if args.rule.is_some() || args.size.is_some() {
             return Err(usage(
                 "--rule and --size are for the stone games; xiangqi is 9x10 with one rule set",
@@ -751,16 +758,15 @@ mod xiangqi_game {
         }
     }
 
-    pub fn build(args: &PositionArgs, config: &EngineConfig) -> Result<Box<dyn Game>, CliError> {
-        let pos = start(args)?;
-        let mut game: Box<dyn Game> = Box::new(Session::new(pos, config));
+    pub fn build(args: &PositionArgs, config: &EngineConfig) -> Result<Session<Xq>, CliError> {
+        let mut game = Session::new(start(args)?, config);
         if let Some(m) = &args.moves {
             let tokens: Vec<String> = m
                 .split(|c: char| c.is_whitespace() || c == ',')
                 .filter(|t| !(t.is_empty() || is_move_number(t)))
                 .map(str::to_string)
                 .collect();
-            apply_moves(game.as_mut(), tokens)?;
+            apply_moves(&mut game, tokens)?;
         }
         Ok(game)
     }
@@ -882,9 +888,9 @@ mod xiangqi_game {
             for rank in (0..10u8).rev() {
                 if rank == 4 {
                     out.push_str(if style.unicode {
-                        "   ～～～ 楚 河 ～～～～ 漢 界 ～～～\n"
+                        "      楚 河              漢 界\n"
                     } else {
-                        "   ~~~~~~~~~ river ~~~~~~~~~\n"
+                        "     ~~~~~ river ~~~~~\n"
                     });
                 }
                 let mut line = format!("{rank} ");
