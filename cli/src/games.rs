@@ -74,6 +74,15 @@ fn split_points(text: &str) -> Vec<String> {
     out
 }
 
+/// `'token': error`, without repeating the token when the error already starts with it.
+pub fn quoted(token: &str, error: &str) -> String {
+    if error.starts_with(&format!("'{token}'")) {
+        error.to_string()
+    } else {
+        format!("'{token}': {error}")
+    }
+}
+
 /// A move number such as `12.` or `12...`.
 fn is_move_number(t: &str) -> bool {
     t.ends_with('.') && t.trim_end_matches('.').chars().all(|c| c.is_ascii_digit())
@@ -83,7 +92,7 @@ fn is_move_number(t: &str) -> bool {
 fn apply_moves(game: &mut dyn Game, moves: Vec<String>) -> Result<(), CliError> {
     for (i, token) in moves.iter().enumerate() {
         game.play_text(token)
-            .map_err(|e| usage(format!("--moves: move {} '{token}': {e}", i + 1)))?;
+            .map_err(|e| usage(format!("--moves: move {}: {}", i + 1, quoted(token, &e))))?;
     }
     Ok(())
 }
@@ -261,6 +270,17 @@ pub fn serve(
     Ok(())
 }
 
+/// The character between two cells of a board row: `(` opens a marked cell, `)` closes one,
+/// `|` sits between two marked cells.
+fn mark_separator(left_marked: bool, marked: bool) -> char {
+    match (left_marked, marked) {
+        (true, true) => '|',
+        (false, true) => '(',
+        (true, false) => ')',
+        (false, false) => ' ',
+    }
+}
+
 /// Draws a square stone board. `cell(col, row)` with row 0 at the top; `label(row)` the row
 /// number printed; `marks` the last turn's points as (col, row); `hints` points drawn with
 /// the hint character (renju forbidden points).
@@ -285,13 +305,7 @@ fn render_stones(
         let mut line = format!("{:>2} ", label(y));
         for x in 0..size {
             let marked = marks.contains(&(x, y));
-            let sep = if marked {
-                '('
-            } else if x > 0 && marks.contains(&(x - 1, y)) {
-                ')'
-            } else {
-                ' '
-            };
+            let sep = mark_separator(x > 0 && marks.contains(&(x - 1, y)), marked);
             line.push_str(&paint(style.color && sep != ' ', "1;33", &sep.to_string()));
             let text = match cell(x, y) {
                 Some(Side::First) => paint(
@@ -896,13 +910,7 @@ mod xiangqi_game {
                 let mut line = format!("{rank} ");
                 for file in 0..9u8 {
                     let marked = marks.contains(&(file, rank));
-                    let sep = if marked {
-                        '('
-                    } else if file > 0 && marks.contains(&(file - 1, rank)) {
-                        ')'
-                    } else {
-                        ' '
-                    };
+                    let sep = mark_separator(file > 0 && marks.contains(&(file - 1, rank)), marked);
                     line.push_str(&paint(style.color && sep != ' ', "1;33", &sep.to_string()));
                     let text = match self.piece_at(file, rank) {
                         Some(p) => {

@@ -163,7 +163,7 @@ pub fn load(
     let mut game = games::build(kind, &args, config).map_err(|e| bad(e.to_string()))?;
     for (i, token) in record.moves.iter().enumerate() {
         game.play_text(token)
-            .map_err(|e| bad(format!("move {} '{token}': {e}", i + 1)))?;
+            .map_err(|e| bad(format!("move {}: {}", i + 1, games::quoted(token, &e))))?;
     }
     Ok(game)
 }
