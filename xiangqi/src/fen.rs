@@ -39,7 +39,8 @@ pub enum PlacementProblem {
 }
 
 /// A FEN that cannot be read as text (first stage). Each field has its own variant naming the
-/// offending text; positions are 0-based character offsets into the whole FEN string.
+/// offending text; positions are 0-based byte offsets into the whole FEN string (character
+/// offsets for ASCII text).
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum ParseFenError {
     /// The FEN is empty or blank.

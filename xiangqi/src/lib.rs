@@ -46,12 +46,17 @@ impl game_core::Position for Position {
     }
 
     /// Every legal move; `Some(Win(opponent))` when there is none (checkmate and stalemate both
-    /// lose). Rule endings (repetition, no-capture limit) are left to
-    /// [`rule_outcome`](game_core::Position::rule_outcome).
+    /// lose), `Some(Draw)` (and no moves) when the no-capture limit is reached and the side to
+    /// move is not checkmated. Repetition, which depends on the path and the search root, is
+    /// left to [`rule_outcome`](game_core::Position::rule_outcome) and
+    /// [`Position::game_end`].
     fn generate_moves(&self, moves: &mut Vec<Move>) -> Option<Outcome> {
         self.legal_moves_into(moves);
         if moves.is_empty() {
             Some(Outcome::Win(self.side().opponent()))
+        } else if self.no_capture_limit() > 0 && self.halfmove_clock() >= self.no_capture_limit() {
+            moves.clear();
+            Some(Outcome::Draw)
         } else {
             None
         }

@@ -428,7 +428,8 @@ impl Position {
     #[must_use]
     pub fn fullmove_number(&self) -> u32 {
         let plies = (self.history.len() - 1) as u32;
-        self.start_fullmove + (plies + self.start_side as u32) / 2
+        self.start_fullmove
+            .saturating_add((plies + self.start_side as u32) / 2)
     }
 
     /// The no-capture draw limit in plies (default [`DEFAULT_NO_CAPTURE_LIMIT`] = 120, Chinese
@@ -456,10 +457,12 @@ impl Position {
         self.history.len() - 1
     }
 
-    /// The moves played since set-up, oldest first (null moves appear as `a0a0`-like zero moves
-    /// only inside a search).
+    /// The moves played since set-up, oldest first (null moves of a search are skipped).
     pub fn moves_played(&self) -> impl Iterator<Item = Move> + '_ {
-        self.history[1..].iter().map(|s| s.mv)
+        self.history[1..]
+            .iter()
+            .map(|s| s.mv)
+            .filter(|mv| mv.0 != 0)
     }
 
     pub(crate) fn compute_in_check(&self) -> bool {

@@ -118,3 +118,53 @@ proptest! {
         });
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    /// Bad input never panics: any text gives a position or a typed error.
+    #[test]
+    fn fen_reader_never_panics(
+        any_text in ".{0,120}",
+        fenish in "[rnbakcpheRNBAKCPHEX0-9/]{0,95}( [wbrx-]{1,2}( [-a-z]{1,2}( [-0-9]{1,3}( [0-9]{1,7}( [0-9]{1,12}( x)?)?)?)?)?)?",
+    ) {
+        for text in [&any_text, &fenish] {
+            match Position::from_fen(text) {
+                Ok(mut p) => {
+                    let again = Position::from_fen(&p.to_fen()).unwrap();
+                    prop_assert_eq!(again.to_fen(), p.to_fen());
+                    let _ = p.perft_full(1);
+                    let _ = p.game_end();
+                }
+                Err(e) => prop_assert!(!e.to_string().is_empty()),
+            }
+            let _ = Position::from_fen_lenient(text);
+        }
+    }
+
+    /// Any move text gives a legal move or a typed error, in the start position and a middle game.
+    #[test]
+    fn move_parsers_never_panic(
+        any_text in ".{0,10}",
+        ascii in "[A-Ka-k0-9+.=\\-]{1,6}",
+        chinese in "[车車马馬炮砲包兵卒帅帥将將仕士相象前后後中进進退平一二三四五六七八九1-9０-９]{1,6}",
+    ) {
+        let positions = [
+            Position::startpos(),
+            Position::from_fen("3k5/9/2P6/2P3P2/2P3P2/9/9/9/9/4K4 w - - 0 1").unwrap(),
+            Position::from_fen("2P1k4/2P6/2P6/2P6/2P6/9/9/9/9/3K5 w - - 0 1").unwrap(),
+            Position::from_fen("5k3/9/4c4/9/4c4/9/R8/9/9/R2K5 b - - 0 1").unwrap(),
+        ];
+        for p in &positions {
+            for text in [&any_text, &ascii, &chinese] {
+                match p.parse_any(text) {
+                    Ok(mv) => prop_assert!(p.legal_moves().contains(&mv)),
+                    Err(e) => prop_assert!(!e.to_string().is_empty()),
+                }
+                let _ = p.parse_wxf(text);
+                let _ = p.parse_chinese(text);
+                let _ = p.parse_iccs(text);
+            }
+        }
+    }
+}

@@ -275,8 +275,12 @@ fn no_capture_limit() {
         Some((Outcome::Draw, EndReason::NoCaptureLimit))
     );
     assert_eq!(p.rule_outcome(1), Some(Outcome::Draw));
+    let mut v = Vec::new();
+    assert_eq!(p.generate_moves(&mut v), Some(Outcome::Draw));
+    assert!(v.is_empty());
     p.set_no_capture_limit(0);
     assert_eq!(p.game_end(), None);
+    assert_eq!(p.generate_moves(&mut v), None);
     p.set_no_capture_limit(200);
     assert_eq!(p.game_end(), None);
 }
@@ -304,4 +308,86 @@ fn search_aids() {
         .to_string()
         .is_empty()
     );
+}
+
+/// Moves that mate in `n` moves of the side to move (brute force over the legal moves).
+fn mates_in(p: &mut Position, n: u32) -> Vec<String> {
+    fn wins(p: &mut Position, n: u32) -> bool {
+        // Side to move can force mate within n of its moves.
+        let me = p.side();
+        for mv in p.legal_moves() {
+            p.play(mv);
+            let ok = match p.game_end() {
+                Some((Outcome::Win(w), _)) => w == me,
+                Some(_) => false,
+                None => {
+                    n > 1 && {
+                        let replies = p.legal_moves();
+                        replies.iter().all(|&r| {
+                            p.play(r);
+                            let w = wins(p, n - 1);
+                            p.undo(r);
+                            w
+                        })
+                    }
+                }
+            };
+            p.undo(mv);
+            if ok {
+                return true;
+            }
+        }
+        false
+    }
+    let me = p.side();
+    let mut out = Vec::new();
+    for mv in p.legal_moves() {
+        p.play(mv);
+        let ok = match p.game_end() {
+            Some((Outcome::Win(w), _)) => w == me,
+            Some(_) => false,
+            None => {
+                n > 1
+                    && p.legal_moves().iter().all(|&r| {
+                        p.play(r);
+                        let w = wins(p, n - 1);
+                        p.undo(r);
+                        w
+                    })
+            }
+        };
+        p.undo(mv);
+        if ok {
+            out.push(mv.to_string());
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn tactics_mates_in_one_and_two() {
+    let t1 = &mut pos("3aka3/9/9/9/9/9/3C5/9/4C4/3K5 w - - 0 1");
+    assert!(mates_in(t1, 1).contains(&"d3e3".to_string()));
+    let t2 = &mut pos("4k4/9/4N4/9/9/9/9/9/9/C4K3 w - - 0 1");
+    assert!(mates_in(t2, 1).contains(&"a0e0".to_string()));
+    let t5 = &mut pos("3akab2/9/4b1N2/9/9/9/9/9/9/3K1R3 w - - 0 1");
+    assert!(mates_in(t5, 1).contains(&"f0f9".to_string()));
+    let t7 = &mut pos("4k4/9/9/9/9/9/9/9/R8/R2K5 w - - 0 1");
+    assert!(mates_in(t7, 1).is_empty());
+    assert!(mates_in(t7, 2).contains(&"a1e1".to_string()));
+    let t12 = &mut Position::startpos();
+    assert!(mates_in(t12, 1).is_empty());
+}
+
+#[test]
+fn moves_played_lists_the_game() {
+    let mut p = Position::startpos();
+    play(&mut p, "h2e2 h9g7");
+    p.play_null();
+    let v: Vec<String> = p.moves_played().map(|m| m.to_string()).collect();
+    assert_eq!(v, ["h2e2", "h9g7"]);
+    p.undo_null();
+    assert_eq!(p.fullmove_number(), 2);
+    assert_eq!(p.plies_played(), 2);
 }
