@@ -86,7 +86,7 @@ pub struct EngineArgs {
     /// Time per engine move: `5s`, `500ms`, `1.5s`, `2m` (a bare number is seconds).
     #[arg(long, value_name = "TIME", value_parser = parse_time, allow_hyphen_values = true)]
     pub time: Option<Duration>,
-    /// Search depth limit in plies (1..=100).
+    /// Search depth limit (1..=100): plies, or turns for connect6's engine.
     #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=100))]
     pub depth: Option<u32>,
     /// Node limit per engine move.

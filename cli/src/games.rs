@@ -981,3 +981,36 @@ mod xiangqi_game {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_lists_split_into_points() {
+        assert_eq!(split_points("h8g7f6"), ["h8", "g7", "f6"]);
+        assert_eq!(
+            split_points("1. j10 2. j9l11, k9"),
+            ["j10", "j9", "l11", "k9"]
+        );
+        assert_eq!(split_points("h8 8h"), ["h8", "8h"]);
+    }
+
+    #[test]
+    fn connect6_mate_distances_in_own_turns() {
+        let mut pos = connect6::Connect6::standard();
+        let centre = pos.stone_at(connect6::Point::new(9, 9)).unwrap();
+        game_core::Position::play(&mut pos, centre);
+        // White to move with two stones: winning with the 2nd stone is one turn; after
+        // White's 2, Black's 2, White's 2 (6 plies) it is two turns.
+        assert_eq!(pos.mate_moves(1), 1);
+        assert_eq!(pos.mate_moves(2), 1);
+        assert_eq!(pos.mate_moves(5), 2);
+        assert_eq!(pos.mate_moves(6), 2);
+        assert_eq!(pos.mate_moves(10), 3);
+        // Losing: Black's six on ply 3 or 4 is after one White turn.
+        assert_eq!(pos.mate_moves(-3), -1);
+        assert_eq!(pos.mate_moves(-4), -1);
+        assert_eq!(pos.mate_moves(-8), -2);
+    }
+}

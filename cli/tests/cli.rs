@@ -65,7 +65,9 @@ fn gomoku_human_vs_engine_to_the_end() {
         out.contains("Game over: White wins (five in a row), 0-1."),
         "{out}"
     );
-    assert!(out.contains("point a1 is occupied") || out.contains("is occupied"));
+    assert!(out.contains("is occupied"), "{out}");
+    // The live search line goes to stderr.
+    assert!(stderr(&o).contains("info depth "), "{}", stderr(&o));
     settings().bind(|| insta::assert_snapshot!("gomoku_game", out));
 }
 
