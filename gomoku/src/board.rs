@@ -94,8 +94,6 @@ struct PointData {
     value: [i16; 2],
     /// Class per side.
     class: [u8; 2],
-    /// Number of stones nearby (candidate area).
-    near: u8,
 }
 
 /// A gomoku / renju board with its rule, the side to move and the move history.
@@ -113,11 +111,22 @@ pub struct Board {
     data: Box<[PointData; CELLS]>,
     counts: [[u16; CLASSES]; 2],
     value: [i32; 2],
+    /// Stone counts of every 5-cell window, per direction and first cell: Black in the low
+    /// nibble, White in the high one (`0x55` for windows that leave the board: mixed, worth
+    /// nothing).
+    windows: Box<[u8]>,
+    /// Number of stones in the candidate area of each cell (two points in a square, three
+    /// along the lines).
+    near: Box<[u8; CELLS]>,
+    /// Sum of the window values, Black's view (source 000's window scoring).
+    window_score: i32,
     key: u64,
     side: Side,
     history: Vec<Point>,
     empties: usize,
     end: Option<(Outcome, EndReason)>,
+    /// Length of the history when the game ended (an undo below it reopens the game).
+    end_ply: usize,
     lines: [&'static [u8]; 2],
     classes: [&'static [ClassEntry]; 2],
 }
@@ -143,11 +152,15 @@ impl Board {
             data: Box::new([PointData::default(); CELLS]),
             counts: [[0; CLASSES]; 2],
             value: [0; 2],
+            windows: vec![0x55u8; 4 * CELLS].into_boxed_slice(),
+            near: Box::new([0; CELLS]),
+            window_score: 0,
             key: 0,
             side: Side::First,
             history: Vec::with_capacity(size * size),
             empties: size * size,
             end: None,
+            end_ply: 0,
             lines: [line_table(lr[0]), line_table(lr[1])],
             classes: [class_table(renju), class_table(false)],
         };
@@ -157,6 +170,13 @@ impl Board {
             }
         }
         let all: Vec<usize> = board.points_idx().collect();
+        for &i in &all {
+            for d in 0..4 {
+                if (0..5).all(|j| board.colors[i + j * DIRS[d]] == EMPTY) {
+                    board.windows[d * CELLS + i] = 0;
+                }
+            }
+        }
         for i in all {
             for d in 0..4 {
                 for s in 0..2 {
@@ -364,6 +384,22 @@ impl Board {
         self.key
     }
 
+    /// The Zobrist key computed from the stones and the side to move alone (the incremental
+    /// [`Board::key`] must equal it; conformance tests compare them).
+    #[must_use]
+    pub fn key_from_scratch(&self) -> u64 {
+        let mut key = 0;
+        for p in self.points() {
+            if let Some(s) = self.stone(p) {
+                key ^= ZOBRIST[s.index() * CELLS + p.idx()];
+            }
+        }
+        if self.side == Side::Second {
+            key ^= ZOBRIST[2 * CELLS];
+        }
+        key
+    }
+
     /// The line pattern a stone of `side` placed on the empty point `p` makes along direction
     /// `dir` (0 horizontal, 1 vertical, 2 diagonal, 3 anti-diagonal). Meaningless for occupied points.
     #[inline]
@@ -421,7 +457,7 @@ impl Board {
     /// Number of stones within the candidate area of `p` (two points in a square, three along lines).
     #[inline]
     pub(crate) fn near(&self, p: Point) -> u8 {
-        self.data[p.idx()].near
+        self.near[p.idx()]
     }
 
     // ----- incremental update -----
@@ -447,30 +483,41 @@ impl Board {
 
     #[inline(always)]
     fn update_dir(&mut self, q: usize, d: usize, add: [u16; 2], sub: bool) {
-        let pd = &mut self.data[q];
-        if sub {
-            pd.key[d][0] -= add[0];
-            pd.key[d][1] -= add[1];
-        } else {
-            pd.key[d][0] += add[0];
-            pd.key[d][1] += add[1];
-        }
-        if self.colors[q] != EMPTY {
-            return;
-        }
-        let shift = 4 * d;
-        for s in 0..2 {
-            let pat = self.lines[s][pd.key[d][s] as usize] as u16;
-            let old = pd.comb[s];
-            let comb = (old & !(15 << shift)) | (pat << shift);
-            if comb != old {
-                pd.comb[s] = comb;
-                let e = self.classes[s][comb as usize];
-                self.counts[s][pd.class[s] as usize] -= 1;
-                self.counts[s][e.class as usize] += 1;
-                self.value[s] += e.value as i32 - pd.value[s] as i32;
-                pd.class[s] = e.class;
-                pd.value[s] = e.value;
+        debug_assert!(q < CELLS && d < 4);
+        // SAFETY: `q = i ± k·DIRS[d]` for an on-board point `i` and `k <= 5` lies inside the
+        // padded array (PAD = 5 cells on every side); line keys stay below 3^10 = LINE_KEYS
+        // (each of the ten digits is 0, 1 or 2); combined pattern keys are u16 and the class
+        // tables have 2^16 entries; classes are below CLASSES.
+        unsafe {
+            let pd = self.data.get_unchecked_mut(q);
+            let key = pd.key.get_unchecked_mut(d);
+            if sub {
+                key[0] -= add[0];
+                key[1] -= add[1];
+            } else {
+                key[0] += add[0];
+                key[1] += add[1];
+            }
+            let key = *key;
+            if *self.colors.get_unchecked(q) != EMPTY {
+                return;
+            }
+            let shift = 4 * d;
+            for s in 0..2 {
+                debug_assert!((key[s] as usize) < crate::pattern::LINE_KEYS);
+                let pat = *self.lines[s].get_unchecked(key[s] as usize) as u16;
+                let old = pd.comb[s];
+                let comb = (old & !(15 << shift)) | (pat << shift);
+                if comb != old {
+                    pd.comb[s] = comb;
+                    let e = *self.classes[s].get_unchecked(comb as usize);
+                    let counts = self.counts.get_unchecked_mut(s);
+                    *counts.get_unchecked_mut(pd.class[s] as usize) -= 1;
+                    *counts.get_unchecked_mut(e.class as usize) += 1;
+                    self.value[s] += e.value as i32 - pd.value[s] as i32;
+                    pd.class[s] = e.class;
+                    pd.value[s] = e.value;
+                }
             }
         }
     }
@@ -503,6 +550,7 @@ impl Board {
             }
         }
         self.update_near(i, true);
+        self.update_windows(i, s, true);
     }
 
     /// Removes the stone on `p` (placed by [`Board::place`]), the exact inverse of `place`.
@@ -526,11 +574,48 @@ impl Board {
             }
         }
         self.update_near(i, false);
+        self.update_windows(i, s, false);
         self.refresh_point(i);
         for t in 0..2 {
             let pd = self.data[i];
             self.counts[t][pd.class[t] as usize] += 1;
             self.value[t] += pd.value[t] as i32;
+        }
+    }
+
+    #[inline(always)]
+    fn update_windows(&mut self, i: usize, s: usize, add: bool) {
+        let (table, step): (&[i16; 256], u8) = match (s, add) {
+            (0, true) => (&WINDOW_DELTA[0], 1),
+            (_, true) => (&WINDOW_DELTA[1], 16),
+            (0, false) => (&WINDOW_DELTA[2], 1u8.wrapping_neg()),
+            (_, false) => (&WINDOW_DELTA[3], 16u8.wrapping_neg()),
+        };
+        let mut delta = 0i32;
+        for d in 0..4 {
+            let dd = DIRS[d];
+            let base = d * CELLS + i;
+            for k in 0..5 {
+                debug_assert!(base - k * dd < self.windows.len());
+                // SAFETY: the window's first cell `i - k·dd` (k <= 4) is inside the padded
+                // array, so the index is below 4·CELLS = windows.len().
+                let w = unsafe { self.windows.get_unchecked_mut(base - k * dd) };
+                delta += table[*w as usize] as i32;
+                *w = w.wrapping_add(step);
+            }
+        }
+        self.window_score += delta;
+    }
+
+    /// Source 000's window score from `side`'s view: every 5-cell window holding stones of one
+    /// colour only, valued by their number, own windows positive. Zero-sum.
+    #[inline]
+    #[must_use]
+    pub fn window_score(&self, side: Side) -> i32 {
+        if side == Side::First {
+            self.window_score
+        } else {
+            -self.window_score
         }
     }
 
@@ -572,10 +657,13 @@ impl Board {
         };
         for o in OFFS {
             let q = (i as isize + o) as usize;
+            debug_assert!(q < CELLS);
+            // SAFETY: offsets are at most 3 cells from an on-board point, inside the padding.
+            let n = unsafe { self.near.get_unchecked_mut(q) };
             if add {
-                self.data[q].near += 1;
+                *n += 1;
             } else {
-                self.data[q].near -= 1;
+                *n -= 1;
             }
         }
     }
@@ -599,18 +687,20 @@ impl Board {
         let wins = self.data[p.idx()].class[s.index()] == Class::Five as u8;
         self.place(p, s);
         self.history.push(p);
-        if wins {
-            let long = (0..4).any(|d| self.run_len(p, d, s.index()) > 5);
-            self.end = Some((
-                Outcome::Win(s),
-                if long {
+        // Stones after the end (a replayed record) leave the first ending standing.
+        if self.end.is_none() && (wins || self.empties == 0) {
+            self.end_ply = self.history.len();
+            self.end = Some(if wins {
+                let long = (0..4).any(|d| self.run_len(p, d, s.index()) > 5);
+                let reason = if long {
                     EndReason::Overline
                 } else {
                     EndReason::Five
-                },
-            ));
-        } else if self.empties == 0 {
-            self.end = Some((Outcome::Draw, EndReason::BoardFull));
+                };
+                (Outcome::Win(s), reason)
+            } else {
+                (Outcome::Draw, EndReason::BoardFull)
+            });
         }
         self.side = s.opponent();
         self.key ^= ZOBRIST[2 * CELLS];
@@ -624,7 +714,16 @@ impl Board {
         let last = self.history.pop().expect("undo without a move");
         debug_assert_eq!(last, p);
         self.remove(last);
-        self.end = None;
+        if self.history.len() < self.end_ply {
+            self.end = None;
+        }
+        self.side = self.side.opponent();
+        self.key ^= ZOBRIST[2 * CELLS];
+    }
+
+    /// Passes the turn without a stone (a null move: "what if the opponent moved now"); a
+    /// second `pass` undoes it. Not a legal gomoku move, only an analysis tool.
+    pub fn pass(&mut self) {
         self.side = self.side.opponent();
         self.key ^= ZOBRIST[2 * CELLS];
     }
@@ -665,7 +764,10 @@ impl Board {
         };
         self.play(p);
         if let Some(kind) = foul {
-            self.end = Some((Outcome::Win(Side::Second), EndReason::Forbidden(kind)));
+            if self.end.is_none() || self.end_ply == self.history.len() {
+                self.end = Some((Outcome::Win(Side::Second), EndReason::Forbidden(kind)));
+                self.end_ply = self.history.len();
+            }
         }
         Ok(self.end)
     }
@@ -784,6 +886,38 @@ impl Board {
         self.history.iter().map(|&p| self.format_point(p)).collect()
     }
 }
+
+/// Value of a window by its stone count (one colour only).
+const WINDOW_VALUE: [i32; 7] = [0, 2, 12, 60, 250, 1000, 0];
+
+/// Value of a window byte (Black's count in the low nibble, White's in the high), Black's view.
+const fn window_value(w: u8) -> i32 {
+    let (b, wh) = ((w & 15) as usize, (w >> 4) as usize);
+    if wh == 0 {
+        WINDOW_VALUE[if b > 6 { 6 } else { b }]
+    } else if b == 0 {
+        -WINDOW_VALUE[if wh > 6 { 6 } else { wh }]
+    } else {
+        0
+    }
+}
+
+/// Change of the window value when a stone is added to / removed from a window byte:
+/// `[black add, white add, black remove, white remove]`.
+static WINDOW_DELTA: [[i16; 256]; 4] = {
+    let mut t = [[0i16; 256]; 4];
+    let mut w = 0;
+    while w < 256 {
+        let v = window_value(w as u8);
+        let x = w as u8;
+        t[0][w] = (window_value(x.wrapping_add(1)) - v) as i16;
+        t[1][w] = (window_value(x.wrapping_add(16)) - v) as i16;
+        t[2][w] = (window_value(x.wrapping_sub(1)) - v) as i16;
+        t[3][w] = (window_value(x.wrapping_sub(16)) - v) as i16;
+        w += 1;
+    }
+    t
+};
 
 #[inline]
 fn class_from(c: u8) -> Class {
@@ -946,11 +1080,12 @@ pub(crate) fn check_consistency(b: &Board) {
         }
         if b.colors[i] == EMPTY {
             assert_eq!(b.data[i].comb, fresh.data[i].comb);
-            assert_eq!(b.data[i].near, fresh.data[i].near);
+            assert_eq!(b.near[i], fresh.near[i]);
         }
     }
     assert_eq!(b.counts, fresh.counts);
     assert_eq!(b.value, fresh.value);
+    assert_eq!(b.window_score, fresh.window_score);
 }
 
 #[cfg(test)]

@@ -12,6 +12,9 @@ use crate::pattern::Class;
 pub const WIN_NOW: Score = MAX_EVAL - 1;
 /// Score of a position the side to move wins with an open four (three plies).
 pub const WIN_SOON: Score = MAX_EVAL - 3;
+const PATTERN_WEIGHT: i32 = 2;
+const WINDOW_WEIGHT: i32 = 8;
+
 /// Largest ordinary (pattern) score magnitude.
 pub const MAX_PATTERN_SCORE: Score = 20_000;
 
@@ -23,7 +26,9 @@ impl Board {
     #[must_use]
     pub fn pattern_score(&self, side: Side) -> Score {
         let diff = self.total_value(side) - self.total_value(side.opponent());
-        (diff / 2).clamp(-MAX_PATTERN_SCORE, MAX_PATTERN_SCORE)
+        let w = self.window_score(side);
+        (diff * PATTERN_WEIGHT / 8 + w * WINDOW_WEIGHT / 8)
+            .clamp(-MAX_PATTERN_SCORE, MAX_PATTERN_SCORE)
     }
 
     /// The static evaluation for the side to move (side-to-move view, `|score| <= MAX_EVAL`):

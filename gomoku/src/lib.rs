@@ -3,21 +3,38 @@
 //! Gomoku and renju for qi: freestyle, standard and renju rules on square boards of 5 to 26,
 //! pattern evaluation and threat-space search. Built on [`game_core`].
 //!
-//! - [`Board`]: stones, rules, incremental line patterns and point classes, forbidden points,
-//!   the end of the game; implements [`game_core::Position`].
-//! - [`pattern`]: the line pattern and point class tables.
+//! - [`Board`]: stones, rules ([`Rule`]), incremental line patterns and point classes, Zobrist
+//!   key, renju forbidden points, the end of the game ([`EndReason`]); implements
+//!   [`game_core::Position`] (moves are [`Point`]s).
+//! - [`pattern`]: the line pattern and point class tables (source 001).
+//! - [`Evaluator`]: window (source 000) plus pattern evaluation, zero-sum, won positions as won.
+//! - [`threat`]: VCF / VCT solvers and VCF defences ([`ThreatSolver`]).
+//! - [`engine`]: the decision procedure ([`Engine::think`], [`best_move`]): five, forced block,
+//!   VCF, defence against the opponent's VCF, VCT, then the shared `game_core` search.
+//! - [`gomocup`]: the Gomocup brain protocol ([`gomocup::run`]).
+//!
+//! ```
+//! use gomoku::{Board, Rule, EngineLimits, best_move};
+//! let board = Board::from_moves(15, Rule::Renju, "h8i9g9i7i8").unwrap();
+//! let result = best_move(&board, &EngineLimits::depth(4));
+//! assert!(board.is_legal(result.best_move.unwrap()));
+//! println!("{board}");
+//! ```
 #![deny(missing_docs)]
 #![allow(clippy::needless_range_loop)]
 
 mod board;
+pub mod engine;
 mod error;
 mod eval;
+pub mod gomocup;
 pub mod pattern;
 mod point;
 mod position;
 pub mod threat;
 
 pub use board::{Board, EndReason, ForbiddenKind};
+pub use engine::{Engine, EngineLimits, EngineResult, Progress, Source, best_move};
 pub use error::GomokuError;
 pub use eval::{Evaluator, MAX_PATTERN_SCORE, WIN_NOW, WIN_SOON};
 pub use point::{DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, Point, Rule};

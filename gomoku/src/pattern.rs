@@ -251,7 +251,7 @@ pub struct ClassEntry {
 }
 
 /// Value of one direction's pattern for the evaluation.
-const PATTERN_VALUE: [i16; 12] = [0, 0, 2, 4, 8, 20, 24, 70, 80, 400, 1200, 0];
+const PATTERN_VALUE: [i16; 12] = [0, 0, 1, 2, 3, 8, 12, 60, 60, 300, 1000, 0];
 
 fn combine(pats: [Pattern; 4], renju_black: bool) -> ClassEntry {
     let count = |p: Pattern| pats.iter().filter(|&&x| x == p).count();

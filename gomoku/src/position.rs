@@ -174,6 +174,27 @@ impl Position for Board {
         self.makes_four(mv, self.side_to_move())
     }
 
+    /// Quiescence with fours: at the horizon the side to move may stand pat or play its fours
+    /// (a VCF as quiescence, source 001's forcing moves).
+    const QUIESCENCE: bool = true;
+
+    fn generate_tactical(&self, moves: &mut Vec<Point>) -> Option<Outcome> {
+        moves.clear();
+        if let Some((outcome, _)) = self.game_end() {
+            return Some(outcome);
+        }
+        let me = self.side_to_move();
+        if let Some(p) = self.five_point(me) {
+            moves.push(p);
+            return None;
+        }
+        self.push_legal(moves, |b, p| b.makes_four(p, me));
+        None
+    }
+
+    /// Late-move reductions: quiet moves far down the ordering rarely matter in gomoku.
+    const LATE_MOVE_REDUCTIONS: bool = true;
+
     #[inline]
     fn in_check(&self) -> bool {
         self.has_five_point(self.side_to_move().opponent())

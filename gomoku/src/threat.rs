@@ -62,6 +62,7 @@ pub struct ThreatSolver {
     vct_table: Table,
     nodes: u64,
     node_limit: u64,
+    deadline: Option<std::time::Instant>,
     aborted: bool,
     scratch: Vec<Vec<Point>>,
 }
@@ -88,6 +89,7 @@ impl ThreatSolver {
             vct_table: Table::new(16),
             nodes: 0,
             node_limit: u64::MAX,
+            deadline: None,
             aborted: false,
             scratch: Vec::new(),
         }
@@ -105,11 +107,24 @@ impl ThreatSolver {
         self.nodes
     }
 
-    /// Limits the nodes of the following searches (the count restarts at 0).
+    /// Limits the nodes of the following searches (the count restarts at 0) and clears the
+    /// deadline.
     pub fn set_node_limit(&mut self, limit: u64) {
         self.nodes = 0;
         self.node_limit = limit;
+        self.deadline = None;
         self.aborted = false;
+    }
+
+    /// Stops the following searches at `deadline` (checked every 256 nodes).
+    pub fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
+        self.deadline = deadline;
+    }
+
+    /// True if the last search stopped on its node limit or deadline (its "no" is then unproven).
+    #[must_use]
+    pub fn aborted(&self) -> bool {
+        self.aborted
     }
 
     /// A VCF for the side to move, the shortest first: the winning line (attacker and defender
@@ -156,7 +171,13 @@ impl ThreatSolver {
         let mut cands = Vec::new();
         b.generate_search_moves(&mut cands);
         let mut out = Vec::new();
+        self.aborted = false;
         for p in cands {
+            if self.aborted {
+                // Out of budget: the remaining moves are unproven, keep them.
+                out.push(p);
+                continue;
+            }
             b.play(p);
             let mut line = Vec::new();
             let lost = b.game_end().is_none() && self.vcf_node(&mut b, max_depth as u8, &mut line);
@@ -173,6 +194,12 @@ impl ThreatSolver {
         self.nodes += 1;
         if self.nodes > self.node_limit {
             self.aborted = true;
+        } else if self.nodes & 255 == 0 {
+            if let Some(d) = self.deadline {
+                if std::time::Instant::now() >= d {
+                    self.aborted = true;
+                }
+            }
         }
         self.aborted
     }

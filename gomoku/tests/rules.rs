@@ -163,3 +163,34 @@ fn display() {
     let b = Board::from_moves(5, Rule::Freestyle, "c3b2").unwrap();
     insta::assert_snapshot!("display_5x5", b.to_string());
 }
+
+#[test]
+fn undo_reopens_only_games_ended_by_the_undone_move() {
+    let mut b = play(Rule::Freestyle, "h8a1i8a2j8a3k8a4");
+    let l8 = b.parse_point("l8").unwrap();
+    b.play(l8);
+    assert!(b.game_end().is_some());
+    b.undo(l8);
+    assert_eq!(b.game_end(), None);
+    // A position set up with a five already on the board stays over through play and undo.
+    let black: Vec<Point> = ["h8", "i8", "j8", "k8", "l8"]
+        .iter()
+        .map(|m| b.parse_point(m).unwrap())
+        .collect();
+    let white: Vec<Point> = ["a1", "a2", "a3", "a4"]
+        .iter()
+        .map(|m| b.parse_point(m).unwrap())
+        .collect();
+    let mut c = Board::from_stones(15, Rule::Freestyle, &black, &white, None).unwrap();
+    assert_eq!(
+        c.game_end(),
+        Some((Outcome::Win(Side::First), EndReason::Five))
+    );
+    let p = c.parse_point("c3").unwrap();
+    c.play(p);
+    c.undo(p);
+    assert_eq!(
+        c.game_end(),
+        Some((Outcome::Win(Side::First), EndReason::Five))
+    );
+}

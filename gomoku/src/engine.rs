@@ -1,0 +1,333 @@
+//! The engine: immediate wins and forced blocks, VCF at the root (ours, then the defence
+//! against the opponent's), a short VCT, then the main alpha-beta search.
+//!
+//! The main search is the shared `game_core::search::Searcher`, called from one function,
+//! [`Engine::main_search`].
+
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use game_core::score::{mate_in, mated_in};
+use game_core::{Position, Score};
+
+use game_core::search::{Limits, SearchOptions, Searcher};
+
+use crate::board::Board;
+use crate::eval::Evaluator;
+use crate::pattern::Class;
+use crate::point::Point;
+use crate::threat::ThreatSolver;
+
+/// What bounds one engine decision. Every limit left `None` is off (then the depth defaults to
+/// [`MAX_DEPTH`]).
+#[derive(Clone, Debug, Default)]
+pub struct EngineLimits {
+    /// Time to aim for (no new iteration starts after half of it).
+    pub soft_time: Option<Duration>,
+    /// Deadline never passed by more than a few milliseconds.
+    pub hard_time: Option<Duration>,
+    /// Deepest main-search iteration, in plies.
+    pub depth: Option<u32>,
+    /// About this many main-search nodes.
+    pub nodes: Option<u64>,
+}
+
+impl EngineLimits {
+    /// A decision of about `time` (soft = hard = `time`).
+    #[must_use]
+    pub fn time(time: Duration) -> Self {
+        EngineLimits {
+            soft_time: Some(time),
+            hard_time: Some(time),
+            ..Default::default()
+        }
+    }
+
+    /// A fixed-depth decision.
+    #[must_use]
+    pub fn depth(depth: u32) -> Self {
+        EngineLimits {
+            depth: Some(depth),
+            ..Default::default()
+        }
+    }
+}
+
+/// Deepest main-search iteration.
+pub const MAX_DEPTH: u32 = game_core::search::MAX_DEPTH;
+
+/// How the engine found its move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// The game is already over: no move.
+    GameOver,
+    /// A five to play.
+    Five,
+    /// The only block of the opponent's four.
+    ForcedBlock,
+    /// Our VCF.
+    Vcf,
+    /// Our VCT.
+    Vct,
+    /// The main search.
+    Search,
+}
+
+/// One completed iteration of the main search (what `MESSAGE`/`info` lines show).
+#[derive(Clone, Debug)]
+pub struct Progress {
+    /// Iteration depth in plies.
+    pub depth: u32,
+    /// Score for the side to move.
+    pub score: Score,
+    /// Nodes so far.
+    pub nodes: u64,
+    /// Milliseconds so far.
+    pub time_ms: u64,
+    /// Principal variation.
+    pub pv: Vec<Point>,
+}
+
+/// The engine's decision.
+#[derive(Clone, Debug)]
+pub struct EngineResult {
+    /// The move to play (`None` only when the game is over).
+    pub best_move: Option<Point>,
+    /// Score for the side to move (a mate score `±(MATE - plies)` when the result is forced).
+    pub score: Score,
+    /// Principal variation, starting with `best_move`.
+    pub pv: Vec<Point>,
+    /// Depth of the last completed main-search iteration (0 when no search ran).
+    pub depth: u32,
+    /// Nodes (main search plus threat search).
+    pub nodes: u64,
+    /// How the move was found.
+    pub source: Source,
+}
+
+/// The gomoku engine: threat solver and main search, with their tables.
+pub struct Engine {
+    solver: ThreatSolver,
+    searcher: Searcher<Board, Evaluator>,
+    start: Instant,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Engine::new(16)
+    }
+}
+
+impl Engine {
+    /// An engine with a transposition table of about `hash_mib` MiB (at least 1).
+    #[must_use]
+    pub fn new(hash_mib: usize) -> Engine {
+        Engine {
+            solver: ThreatSolver::new(),
+            searcher: Searcher::new(
+                Evaluator,
+                SearchOptions {
+                    hash_mib: hash_mib.max(1),
+                    ..SearchOptions::default()
+                },
+            ),
+            start: Instant::now(),
+        }
+    }
+
+    /// Resizes the transposition table to about `hash_mib` MiB (clears it).
+    pub fn set_hash_mib(&mut self, hash_mib: usize) {
+        let threads = self.searcher.options().threads;
+        *self = Engine::new(hash_mib);
+        self.searcher.set_threads(threads);
+    }
+
+    /// Forgets everything learnt (new game).
+    pub fn clear(&mut self) {
+        self.solver.clear();
+        self.searcher.clear();
+    }
+
+    /// Sets the number of main-search threads (Lazy SMP; 1 is deterministic).
+    pub fn set_threads(&mut self, threads: usize) {
+        self.searcher.set_threads(threads);
+    }
+
+    /// Chooses a move for the side to move of `board` within `limits`; `stop` (set from any
+    /// thread) ends the search early; `progress` is called after every main-search iteration.
+    pub fn think(
+        &mut self,
+        board: &Board,
+        limits: &EngineLimits,
+        stop: &AtomicBool,
+        mut progress: impl FnMut(&Progress),
+    ) -> EngineResult {
+        self.start = Instant::now();
+        let me = board.side_to_move();
+        let opp = me.opponent();
+        let done =
+            |mv: Point, score: Score, pv: Vec<Point>, source: Source, nodes: u64| EngineResult {
+                best_move: Some(mv),
+                score,
+                pv,
+                depth: 0,
+                nodes,
+                source,
+            };
+        if board.game_end().is_some() {
+            return EngineResult {
+                best_move: None,
+                score: 0,
+                pv: vec![],
+                depth: 0,
+                nodes: 0,
+                source: Source::GameOver,
+            };
+        }
+        if let Some(p) = board.five_point(me) {
+            return done(p, mate_in(1), vec![p], Source::Five, 0);
+        }
+        let mut legal = Vec::new();
+        board.generate_moves(&mut legal);
+        if legal.is_empty() {
+            // Renju: every empty point forbidden for Black.
+            return EngineResult {
+                best_move: None,
+                score: mated_in(0),
+                pv: vec![],
+                depth: 0,
+                nodes: 0,
+                source: Source::GameOver,
+            };
+        }
+        if board.has_five_point(opp) {
+            let blocks: Vec<Point> = board
+                .points()
+                .filter(|&p| {
+                    board.is_empty(p) && board.class(p, opp) == Class::Five && board.is_legal(p)
+                })
+                .collect();
+            if board.class_count(opp, Class::Five) >= 2 || blocks.is_empty() {
+                let p = blocks.first().copied().unwrap_or(legal[0]);
+                return done(p, mated_in(2), vec![p], Source::ForcedBlock, 0);
+            }
+            if blocks.len() == 1 && limits.depth.is_none() {
+                let p = blocks[0];
+                let mut b = board.clone();
+                b.play(p);
+                let score = -b.evaluate();
+                return done(p, score, vec![p], Source::ForcedBlock, 0);
+            }
+        }
+        let hard = limits.hard_time;
+        // Threat searches get shares of the time: our VCF a quarter, the opponent's VCF and its
+        // defences a quarter, our VCT an eighth.
+        let share = |num: u32, den: u32| hard.map(|h| self.start + h * num / den);
+        let vcf_nodes = 3_000_000;
+        self.solver.set_node_limit(vcf_nodes);
+        self.solver.set_deadline(share(1, 4));
+        let mut threat_nodes = 0;
+        if let Some(line) = self.solver.vcf(board, 40) {
+            let n = self.solver.nodes();
+            return done(line[0], mate_in(line.len() as u32), line, Source::Vcf, n);
+        }
+        threat_nodes += self.solver.nodes();
+        // The opponent's VCF: only the defences are searched.
+        let mut root_moves = Vec::new();
+        let mut b = board.clone();
+        b.pass();
+        self.solver.set_node_limit(vcf_nodes);
+        self.solver.set_deadline(share(3, 8));
+        let opp_vcf = self.solver.vcf(&b, 40).is_some();
+        threat_nodes += self.solver.nodes();
+        if opp_vcf {
+            self.solver.set_node_limit(vcf_nodes * 4);
+            self.solver.set_deadline(share(1, 2));
+            root_moves = self.solver.vcf_defences(board, 40);
+            threat_nodes += self.solver.nodes();
+        } else {
+            // Our VCT (short), unless the opponent answers its first move with a VCF.
+            self.solver.set_node_limit(vcf_nodes / 4);
+            self.solver.set_deadline(share(1, 2));
+            if let Some(line) = self.solver.vct(board, 8) {
+                threat_nodes += self.solver.nodes();
+                let mut check = board.clone();
+                check.play(line[0]);
+                self.solver.set_node_limit(vcf_nodes);
+                self.solver.set_deadline(share(5, 8));
+                let refuted = self.solver.vcf(&check, 40).is_some() || self.solver.aborted();
+                if !refuted {
+                    return done(
+                        line[0],
+                        mate_in(line.len() as u32 + 1),
+                        line,
+                        Source::Vct,
+                        threat_nodes,
+                    );
+                }
+            }
+            threat_nodes += self.solver.nodes();
+        }
+        let mut result = self.main_search(board, &root_moves, limits, stop, &mut progress);
+        result.nodes += threat_nodes;
+        result
+    }
+
+    /// The main search: the shared `game_core::search::Searcher` (PVS, iterative deepening,
+    /// aspiration, TT, killers, history, four extension, four quiescence, LMR) over
+    /// `root_moves` (all search moves when empty). The time limits count from the start of
+    /// [`Engine::think`] (or of this call when called directly).
+    pub fn main_search(
+        &mut self,
+        board: &Board,
+        root_moves: &[Point],
+        limits: &EngineLimits,
+        stop: &AtomicBool,
+        progress: &mut impl FnMut(&Progress),
+    ) -> EngineResult {
+        let spent = self.start.elapsed();
+        let direct = spent > Duration::from_secs(3600) || limits.hard_time.is_none();
+        let left = |t: Option<Duration>| {
+            t.map(|t| {
+                if direct {
+                    t
+                } else {
+                    t.saturating_sub(spent).max(Duration::from_millis(1))
+                }
+            })
+        };
+        let search_limits = Limits {
+            depth: limits.depth,
+            nodes: limits.nodes,
+            soft_time: left(limits.soft_time),
+            hard_time: left(limits.hard_time),
+            root_moves: root_moves.to_vec(),
+            ..Limits::default()
+        };
+        let r = self.searcher.search(board, &search_limits, stop, |rep| {
+            progress(&Progress {
+                depth: rep.depth,
+                score: rep.score,
+                nodes: rep.nodes,
+                time_ms: rep.time_ms,
+                pv: rep.pv.clone(),
+            });
+        });
+        EngineResult {
+            best_move: r.best_move,
+            score: r.score,
+            pv: r.pv,
+            depth: r.depth,
+            nodes: r.nodes,
+            source: Source::Search,
+        }
+    }
+}
+
+/// One-call engine entry point: a fresh [`Engine`] (16 MiB table) thinks about `board` within
+/// `limits`.
+#[must_use]
+pub fn best_move(board: &Board, limits: &EngineLimits) -> EngineResult {
+    let stop = AtomicBool::new(false);
+    Engine::new(16).think(board, limits, &stop, |_| {})
+}

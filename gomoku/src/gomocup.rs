@@ -1,0 +1,629 @@
+//! The Gomocup brain protocol ("pbrain", Piskvork) with the Yixin-Board extensions.
+//!
+//! [`run`] reads one command per line and writes the replies, flushing after every line. CR LF
+//! line ends and empty lines are tolerated; a malformed line gets `ERROR <why>` and changes
+//! nothing; commands we do not implement get `UNKNOWN <command>`. Coordinates are Gomocup's
+//! `x,y`, 0-based from the top-left.
+//!
+//! Commands: `START N` (5..=26), `RECTSTART W,H` (square only), `RESTART`, `BEGIN`, `TURN x,y`,
+//! `BOARD` .. `DONE` (`x,y,f` with f = 1 own, 2 opponent, 3 continuous-game marker), `INFO key
+//! value` (`timeout_turn`, `timeout_match`, `time_left`, `max_memory`, `rule`, `thread_num`,
+//! `hash_size`, `max_depth`, `max_node`, `game_type`, `folder`, `evaluate`, `pondering`; unknown
+//! keys ignored), `TAKEBACK x,y`, `PLAY x,y`, `END`, `ABOUT`, `SWAP2BOARD` .. `DONE` (0, 3 or 5
+//! stones), `YXBOARD` .. `DONE` (set a position without thinking), `YXSHOWFORBID`.
+//!
+//! Time: every move is budgeted so as never to pass `timeout_turn` (with a safety margin) and
+//! to spread `time_left` / `timeout_match` over the rest of the game.
+
+use std::io::{self, BufRead, Write};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use game_core::Side;
+
+use crate::board::Board;
+use crate::engine::{Engine, EngineLimits};
+use crate::point::{MAX_SIZE, MIN_SIZE, Point, Rule};
+use crate::position::parse_gomocup;
+
+/// Name, version, author and country reported to `ABOUT`.
+pub const ABOUT: &str =
+    "name=\"qi\", version=\"0.1.0\", author=\"The qi developers\", country=\"Unknown\"";
+
+const UNLIMITED: i64 = 2_147_483_647;
+
+/// Which multi-line block is being read.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Block {
+    None,
+    Board,
+    YxBoard,
+    Swap2,
+}
+
+struct Brain {
+    board: Option<Board>,
+    size: usize,
+    rule: Rule,
+    engine: Engine,
+    hash_mib: usize,
+    threads: usize,
+    timeout_turn: i64,
+    timeout_match: i64,
+    time_left: i64,
+    max_memory: i64,
+    max_depth: Option<u32>,
+    max_node: Option<u64>,
+    block: Block,
+    pending: Vec<(Point, u8)>,
+    pending_error: Option<String>,
+    match_start: Instant,
+}
+
+fn ok_coords(p: Point) -> String {
+    format!("{},{}", p.x(), p.y())
+}
+
+impl Brain {
+    fn new() -> Brain {
+        Brain {
+            board: None,
+            size: 15,
+            rule: Rule::Freestyle,
+            engine: Engine::new(64),
+            hash_mib: 64,
+            threads: 1,
+            timeout_turn: 30_000,
+            timeout_match: 0,
+            time_left: UNLIMITED,
+            max_memory: 0,
+            max_depth: None,
+            max_node: None,
+            block: Block::None,
+            pending: Vec::new(),
+            pending_error: None,
+            match_start: Instant::now(),
+        }
+    }
+
+    /// The hash size that fits `max_memory` (a quarter of it, the rest for the process).
+    fn effective_hash(&self) -> usize {
+        let mut mib = self.hash_mib.max(1);
+        if self.max_memory > 0 {
+            let cap = ((self.max_memory as u64 >> 20) / 4).max(1) as usize;
+            mib = mib.min(cap);
+        }
+        mib
+    }
+
+    /// The time for this move.
+    fn limits(&self) -> EngineLimits {
+        let mut budget: i64 = if self.timeout_turn <= 0 {
+            100
+        } else {
+            self.timeout_turn
+        };
+        // Margin for process and I/O overhead.
+        budget -= (budget / 10).clamp(20, 500);
+        let stones = self.board.as_ref().map_or(0, Board::stone_count) as i64;
+        let moves_left = (((self.size * self.size) as i64 - stones) / 2).clamp(10, 40);
+        if self.time_left < UNLIMITED {
+            budget = budget.min((self.time_left - 100).max(0) / moves_left);
+        }
+        if self.timeout_match > 0 {
+            let used = self.match_start.elapsed().as_millis() as i64;
+            let left = self.timeout_match - used;
+            budget = budget.min((left - 100).max(0) / moves_left);
+        }
+        let budget = Duration::from_millis(budget.max(10) as u64);
+        EngineLimits {
+            soft_time: Some(budget),
+            hard_time: Some(budget),
+            depth: self.max_depth,
+            nodes: self.max_node,
+        }
+    }
+
+    fn new_board(&mut self) -> Board {
+        Board::new(self.size, self.rule).expect("size checked at START")
+    }
+
+    /// Thinks and plays our move on the board; returns the reply line(s).
+    fn think_and_play(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        let limits = self.limits();
+        let Some(board) = self.board.as_mut() else {
+            return line(out, "ERROR no game: send START first");
+        };
+        let stop = AtomicBool::new(false);
+        let mut messages = Vec::new();
+        let snapshot = board.clone();
+        let result = self.engine.think(&snapshot, &limits, &stop, |p| {
+            messages.push(format!(
+                "MESSAGE depth {} ev {} nodes {} pv {}",
+                p.depth,
+                p.score,
+                p.nodes,
+                p.pv.iter()
+                    .map(|&m| ok_coords(m))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ));
+        });
+        for m in messages {
+            line(out, &m)?;
+        }
+        let Some(mv) = result
+            .best_move
+            .or_else(|| board.points().find(|&p| board.is_empty(p)))
+        else {
+            return line(out, "ERROR the board is full");
+        };
+        line(
+            out,
+            &format!(
+                "MESSAGE {:?} ev {} nodes {}",
+                result.source, result.score, result.nodes
+            ),
+        )?;
+        board.play(mv);
+        line(out, &ok_coords(mv))
+    }
+
+    fn parse_point(&self, text: &str) -> Result<Point, String> {
+        parse_gomocup(text, self.size).map_err(|e| e.to_string())
+    }
+
+    /// Sets the board from `(point, owner)` stones (owner 1 = us, 2 = opponent), in move order.
+    fn board_from(&self, stones: &[(Point, u8)]) -> Result<Board, String> {
+        let own = stones.iter().filter(|s| s.1 == 1).count();
+        let theirs = stones.iter().filter(|s| s.1 == 2).count();
+        // We are to move: Black if the counts are equal.
+        let we_black = own == theirs;
+        if !(own == theirs || own + 1 == theirs) {
+            return Err(format!(
+                "stone counts {own} (ours) and {theirs} (opponent's) do not fit our turn"
+            ));
+        }
+        let color = |owner: u8| {
+            if (owner == 1) == we_black {
+                Side::First
+            } else {
+                Side::Second
+            }
+        };
+        // In move order if the colours alternate, else as sets.
+        let mut b = self.new_board_checked()?;
+        let alternating = stones.iter().enumerate().all(|(i, s)| {
+            color(s.1)
+                == if i % 2 == 0 {
+                    Side::First
+                } else {
+                    Side::Second
+                }
+        });
+        if alternating {
+            for &(p, _) in stones {
+                if !b.is_empty(p) {
+                    return Err(format!("{},{} given twice", p.x(), p.y()));
+                }
+                b.play(p);
+            }
+            return Ok(b);
+        }
+        let black: Vec<Point> = stones
+            .iter()
+            .filter(|s| color(s.1) == Side::First)
+            .map(|s| s.0)
+            .collect();
+        let white: Vec<Point> = stones
+            .iter()
+            .filter(|s| color(s.1) == Side::Second)
+            .map(|s| s.0)
+            .collect();
+        let side = if we_black { Side::First } else { Side::Second };
+        Board::from_stones(self.size, self.rule, &black, &white, Some(side))
+            .map_err(|e| e.to_string())
+    }
+
+    fn new_board_checked(&self) -> Result<Board, String> {
+        Board::new(self.size, self.rule).map_err(|e| e.to_string())
+    }
+
+    fn set_rule(&mut self, rule: Rule) {
+        if rule != self.rule {
+            self.rule = rule;
+            // Re-build the current position under the new rule.
+            if let Some(b) = &self.board {
+                let mut nb = Board::new(self.size, rule).expect("size is valid");
+                for &p in b.history() {
+                    nb.play(p);
+                }
+                if nb.history().len() == b.stone_count() {
+                    self.board = Some(nb);
+                } else {
+                    let (black, white) = stone_sets(b);
+                    self.board =
+                        Board::from_stones(self.size, rule, &black, &white, Some(b.side_to_move()))
+                            .ok();
+                }
+            }
+        }
+    }
+
+    fn info(&mut self, rest: &str) -> Result<(), String> {
+        let mut it = rest.splitn(2, char::is_whitespace);
+        let key = it.next().unwrap_or("").to_ascii_lowercase();
+        let value = it.next().unwrap_or("").trim();
+        let int = |v: &str| {
+            v.parse::<i64>()
+                .map_err(|_| format!("INFO {key}: expected an integer, got {v:?}"))
+        };
+        match key.as_str() {
+            "timeout_turn" => self.timeout_turn = int(value)?,
+            "timeout_match" => self.timeout_match = int(value)?,
+            "time_left" => self.time_left = int(value)?,
+            "max_memory" => {
+                self.max_memory = int(value)?;
+                self.resize_hash();
+            }
+            "hash_size" => {
+                // Yixin-Board: KiB; 0 = default.
+                let v = int(value)?;
+                self.hash_mib = if v <= 0 {
+                    64
+                } else {
+                    ((v as usize) >> 10).max(1)
+                };
+                self.resize_hash();
+            }
+            "thread_num" => {
+                let v = int(value)?;
+                self.threads = v.clamp(1, 64) as usize;
+                self.engine.set_threads(self.threads);
+            }
+            "max_depth" => {
+                let v = int(value)?;
+                self.max_depth = (v > 0).then_some(v.min(64) as u32);
+            }
+            "max_node" => {
+                let v = int(value)?;
+                self.max_node = (v > 0).then_some(v as u64);
+            }
+            "rule" => {
+                let v = int(value)?;
+                let rule = if v & 4 != 0 {
+                    Rule::Renju
+                } else if v & 1 != 0 {
+                    Rule::Standard
+                } else {
+                    Rule::Freestyle
+                };
+                self.set_rule(rule);
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn resize_hash(&mut self) {
+        let mib = self.effective_hash();
+        self.engine.set_hash_mib(mib);
+    }
+
+    fn swap2(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        let stones: Vec<Point> = self.pending.iter().map(|s| s.0).collect();
+        let center = self.size / 2;
+        let at = |dx: i64, dy: i64| {
+            Point::new((center as i64 + dx) as usize, (center as i64 + dy) as usize)
+        };
+        match stones.len() {
+            0 => {
+                // A balanced opening: black centre, white diagonal, black two away.
+                let m = [at(0, 0), at(1, 1), at(2, 0)];
+                line(
+                    out,
+                    &m.iter()
+                        .map(|&p| ok_coords(p))
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                )
+            }
+            3 | 5 => {
+                let mut b = self.new_board();
+                for &p in &stones {
+                    if !b.is_empty(p) {
+                        return line(out, "ERROR SWAP2BOARD: a point given twice");
+                    }
+                    b.play(p);
+                }
+                // White to move; score from White's view. Up to two decisions share the turn.
+                let mut limits = self.limits();
+                limits.soft_time = limits.soft_time.map(|t| t / 2);
+                limits.hard_time = limits.hard_time.map(|t| t / 2);
+                let stop = AtomicBool::new(false);
+                let r = self.engine.think(&b, &limits, &stop, |_| {});
+                let white_view = r.score;
+                // SWAP takes Black: with 3 stones when White is clearly worse, with 5 stones
+                // (we choose the colour) whenever White is worse.
+                let threshold = if stones.len() == 3 { -150 } else { 0 };
+                if white_view < threshold {
+                    line(out, "SWAP")
+                } else if stones.len() == 3 && white_view > 150 {
+                    // Keep White: play the fourth stone.
+                    let mv = r.best_move.expect("a move");
+                    line(out, &ok_coords(mv))
+                } else if stones.len() == 3 {
+                    // Balanced: place stones 4 and 5 and let the opponent choose.
+                    let Some(four) = r.best_move else {
+                        return line(out, "SWAP");
+                    };
+                    b.play(four);
+                    let r5 = self.engine.think(&b, &limits, &stop, |_| {});
+                    let Some(five) = r5.best_move else {
+                        return line(out, &ok_coords(four));
+                    };
+                    line(out, &format!("{} {}", ok_coords(four), ok_coords(five)))
+                } else {
+                    let mv = r.best_move.expect("a move");
+                    line(out, &ok_coords(mv))
+                }
+            }
+            n => line(
+                out,
+                &format!("ERROR SWAP2BOARD: expected 0, 3 or 5 stones, got {n}"),
+            ),
+        }
+    }
+
+    /// Handles one line; returns false on `END`.
+    fn handle(&mut self, raw: &str, out: &mut dyn Write) -> io::Result<bool> {
+        let text = raw.trim();
+        if text.is_empty() {
+            return Ok(true);
+        }
+        if self.block != Block::None {
+            if text.eq_ignore_ascii_case("DONE") {
+                let block = std::mem::replace(&mut self.block, Block::None);
+                if let Some(why) = self.pending_error.take() {
+                    self.pending.clear();
+                    return line(out, &format!("ERROR {why}")).map(|()| true);
+                }
+                match block {
+                    Block::Board | Block::YxBoard => {
+                        let stones = std::mem::take(&mut self.pending);
+                        match self.board_from(&stones) {
+                            Ok(b) => {
+                                self.board = Some(b);
+                                if block == Block::Board {
+                                    self.think_and_play(out)?;
+                                }
+                            }
+                            Err(why) => line(out, &format!("ERROR {why}"))?,
+                        }
+                    }
+                    Block::Swap2 => {
+                        self.swap2(out)?;
+                        self.pending.clear();
+                    }
+                    Block::None => {}
+                }
+                return Ok(true);
+            }
+            // x,y,f (BOARD, YXBOARD) or x,y (SWAP2BOARD).
+            let parts: Vec<&str> = text.split(',').map(str::trim).collect();
+            let parsed = match (self.block, parts.len()) {
+                (Block::Swap2, 2) | (Block::Swap2, 3) => self
+                    .parse_point(&format!("{},{}", parts[0], parts[1]))
+                    .map(|p| (p, 0)),
+                (_, 3) => self
+                    .parse_point(&format!("{},{}", parts[0], parts[1]))
+                    .and_then(|p| match parts[2] {
+                        "1" => Ok((p, 1)),
+                        "2" => Ok((p, 2)),
+                        "3" => Ok((p, 3)),
+                        f => Err(format!("bad stone owner {f:?}: expected 1, 2 or 3")),
+                    }),
+                _ => Err(format!("bad board line {text:?}: expected x,y,f")),
+            };
+            match parsed {
+                Ok((p, f)) => {
+                    if self.pending.iter().any(|s| s.0 == p) {
+                        self.pending_error.get_or_insert(format!(
+                            "{},{} given twice",
+                            p.x(),
+                            p.y()
+                        ));
+                    } else if f != 3 {
+                        self.pending.push((p, f));
+                    }
+                }
+                Err(why) => {
+                    self.pending_error.get_or_insert(why);
+                }
+            }
+            return Ok(true);
+        }
+        let (cmd, rest) = match text.split_once(char::is_whitespace) {
+            Some((c, r)) => (c.to_ascii_uppercase(), r.trim()),
+            None => (text.to_ascii_uppercase(), ""),
+        };
+        match cmd.as_str() {
+            "START" => match rest.parse::<usize>() {
+                Ok(n) if (MIN_SIZE..=MAX_SIZE).contains(&n) => {
+                    self.size = n;
+                    self.board = Some(self.new_board());
+                    self.engine.clear();
+                    self.match_start = Instant::now();
+                    line(out, "OK")?;
+                }
+                Ok(n) => line(
+                    out,
+                    &format!("ERROR unsupported size {n}: expected 5 to 26"),
+                )?,
+                Err(_) => line(
+                    out,
+                    &format!("ERROR START: expected a board size, got {rest:?}"),
+                )?,
+            },
+            "RECTSTART" => {
+                let dims: Vec<Option<usize>> =
+                    rest.split(',').map(|s| s.trim().parse().ok()).collect();
+                match dims.as_slice() {
+                    [Some(w), Some(h)] if w == h && (MIN_SIZE..=MAX_SIZE).contains(w) => {
+                        self.size = *w;
+                        self.board = Some(self.new_board());
+                        self.engine.clear();
+                        self.match_start = Instant::now();
+                        line(out, "OK")?;
+                    }
+                    [Some(w), Some(h)] => line(
+                        out,
+                        &format!("ERROR unsupported board {w}x{h}: only square boards 5 to 26"),
+                    )?,
+                    _ => line(out, &format!("ERROR RECTSTART: expected W,H, got {rest:?}"))?,
+                }
+            }
+            "RESTART" => {
+                if self.board.is_none() {
+                    line(out, "ERROR RESTART before START")?;
+                } else {
+                    self.board = Some(self.new_board());
+                    self.engine.clear();
+                    self.match_start = Instant::now();
+                    line(out, "OK")?;
+                }
+            }
+            "BEGIN" => match &self.board {
+                None => line(out, "ERROR BEGIN before START")?,
+                Some(b) if b.stone_count() > 0 => {
+                    line(out, "ERROR BEGIN on a board that is not empty")?
+                }
+                Some(_) => self.think_and_play(out)?,
+            },
+            "TURN" => {
+                let p = self.parse_point(rest);
+                match (p, &self.board) {
+                    (_, None) => line(out, "ERROR TURN before START")?,
+                    (Err(why), _) => line(out, &format!("ERROR TURN: {why}"))?,
+                    (Ok(p), Some(b)) if !b.is_empty(p) => {
+                        line(out, &format!("ERROR TURN: {},{} is occupied", p.x(), p.y()))?
+                    }
+                    (Ok(_), Some(b)) if b.game_end().is_some() => {
+                        line(out, "ERROR TURN: the game is over")?
+                    }
+                    (Ok(p), Some(_)) => {
+                        let b = self.board.as_mut().expect("board");
+                        b.play(p);
+                        self.think_and_play(out)?;
+                    }
+                }
+            }
+            "PLAY" => {
+                let p = self.parse_point(rest);
+                match (p, &self.board) {
+                    (_, None) => line(out, "ERROR PLAY before START")?,
+                    (Err(why), _) => line(out, &format!("ERROR PLAY: {why}"))?,
+                    (Ok(p), Some(b)) if !b.is_empty(p) => {
+                        line(out, &format!("ERROR PLAY: {},{} is occupied", p.x(), p.y()))?
+                    }
+                    (Ok(p), Some(_)) => {
+                        self.board.as_mut().expect("board").play(p);
+                        line(out, &ok_coords(p))?;
+                    }
+                }
+            }
+            "BOARD" | "YXBOARD" | "SWAP2BOARD" => {
+                if self.board.is_none() {
+                    // Accept the block but answer with an error at DONE.
+                    self.pending_error = Some(format!("{cmd} before START"));
+                }
+                self.block = match cmd.as_str() {
+                    "BOARD" => Block::Board,
+                    "YXBOARD" => Block::YxBoard,
+                    _ => Block::Swap2,
+                };
+                self.pending.clear();
+            }
+            "TAKEBACK" => {
+                let p = self.parse_point(rest);
+                match (p, &self.board) {
+                    (_, None) => line(out, "ERROR TAKEBACK before START")?,
+                    (Err(why), _) => line(out, &format!("ERROR TAKEBACK: {why}"))?,
+                    (Ok(p), Some(b)) if b.is_empty(p) => line(
+                        out,
+                        &format!("ERROR TAKEBACK: no stone on {},{}", p.x(), p.y()),
+                    )?,
+                    (Ok(p), Some(b)) => {
+                        let nb = if b.history().last() == Some(&p) {
+                            let mut nb = b.clone();
+                            nb.undo(p);
+                            Some(nb)
+                        } else {
+                            let who = b.stone(p).expect("stone");
+                            let (mut black, mut white) = stone_sets(b);
+                            black.retain(|&q| q != p);
+                            white.retain(|&q| q != p);
+                            Board::from_stones(self.size, self.rule, &black, &white, Some(who)).ok()
+                        };
+                        self.board = nb;
+                        line(out, "OK")?;
+                    }
+                }
+            }
+            "INFO" => {
+                if let Err(why) = self.info(rest) {
+                    line(out, &format!("ERROR {why}"))?;
+                }
+            }
+            "END" => return Ok(false),
+            "ABOUT" => line(out, ABOUT)?,
+            "YXSHOWFORBID" => {
+                let mut s = String::from("FORBID ");
+                if let Some(b) = &self.board {
+                    if b.rule() == Rule::Renju {
+                        for (p, _) in b.forbidden_points() {
+                            s.push_str(&format!("{:02}{:02}", p.x(), p.y()));
+                        }
+                    }
+                }
+                s.push('.');
+                line(out, &s)?;
+            }
+            _ => line(out, &format!("UNKNOWN {cmd}"))?,
+        }
+        Ok(true)
+    }
+}
+
+fn stone_sets(b: &Board) -> (Vec<Point>, Vec<Point>) {
+    let (mut black, mut white) = (Vec::new(), Vec::new());
+    for p in b.points() {
+        match b.stone(p) {
+            Some(Side::First) => black.push(p),
+            Some(Side::Second) => white.push(p),
+            None => {}
+        }
+    }
+    (black, white)
+}
+
+fn line(out: &mut dyn Write, text: &str) -> io::Result<()> {
+    writeln!(out, "{text}")?;
+    out.flush()
+}
+
+/// Runs the protocol: reads commands from `input` until `END` or end of input, writes replies
+/// to `output` (flushed after every line).
+///
+/// # Errors
+/// Only I/O errors of `input` / `output`; protocol errors are answered with `ERROR` lines.
+pub fn run<R: BufRead, W: Write>(input: R, mut output: W) -> io::Result<()> {
+    let mut brain = Brain::new();
+    for raw in input.lines() {
+        let raw = raw?;
+        if !brain.handle(&raw, &mut output)? {
+            break;
+        }
+    }
+    output.flush()
+}
