@@ -217,11 +217,11 @@ pub fn bench_positions(kind: GameKind) -> (Vec<PositionArgs>, u32) {
                 moves("h8i9h9h10i8g8"),
                 moves("h8h9i9g7j10k11i7"),
             ],
-            5,
+            6,
         ),
         GameKind::Renju => (
             vec![moves("h8"), moves("h8i9h9"), moves("h8i9h9h10i8g8")],
-            5,
+            6,
         ),
         GameKind::Connect6 => (
             vec![
@@ -261,7 +261,8 @@ pub fn serve(
 ) -> Result<(), CliError> {
     match protocol {
         Protocol::Connect6 => connect6::connectmore::run(input, output)?,
-        Protocol::Gomocup | Protocol::Ucci | Protocol::Uci => {
+        Protocol::Gomocup => gomoku::gomocup::run(input, output)?,
+        Protocol::Ucci | Protocol::Uci => {
             return Err(CliError::Failed(format!(
                 "the {protocol:?} protocol is not in this build yet"
             )));
@@ -339,7 +340,8 @@ fn render_stones(
 /// Gomoku and renju.
 mod gomoku_game {
     use super::*;
-    use gomoku::{Board, Evaluator, GomokuError, Point, Rule};
+    use gomoku::{Board, Engine, EngineLimits, GomokuError, Point, Rule};
+    use std::time::Instant;
 
     /// The start position from the options (setup stones; `--moves` are played later).
     fn start(kind: GameKind, args: &PositionArgs) -> Result<Board, CliError> {
@@ -408,20 +410,51 @@ mod gomoku_game {
     }
 
     impl Rules for Board {
-        type Engine = Searcher<Board, Evaluator>;
+        type Engine = Engine;
 
-        fn new_engine(config: &EngineConfig) -> Self::Engine {
-            Searcher::new(Evaluator, search_options(config))
+        fn new_engine(config: &EngineConfig) -> Engine {
+            let mut engine = Engine::new(config.hash_mib);
+            engine.set_threads(config.threads);
+            engine
         }
 
+        /// The gomoku engine: five, forced block, VCF, VCF defence, VCT, then the shared
+        /// search.
         fn think(
-            engine: &mut Self::Engine,
+            engine: &mut Engine,
             position: &Self,
             budget: &Budget,
             stop: &AtomicBool,
             progress: &mut dyn FnMut(&Progress<Point>),
         ) -> Decision<Point> {
-            search_turn(engine, position, budget, stop, progress)
+            let limits = EngineLimits {
+                soft_time: budget.time,
+                hard_time: budget.time,
+                depth: budget.depth,
+                nodes: budget.nodes,
+            };
+            let start = Instant::now();
+            let result = engine.think(position, &limits, stop, |p| {
+                progress(&Progress {
+                    depth: p.depth,
+                    score: p.score,
+                    nodes: p.nodes,
+                    time_ms: p.time_ms,
+                    pv: p.pv.clone(),
+                });
+            });
+            Decision {
+                turn: result.best_move.into_iter().collect(),
+                score: result.score,
+                depth: result.depth,
+                nodes: result.nodes,
+                time_ms: start.elapsed().as_millis() as u64,
+                pv: if result.pv.is_empty() {
+                    result.best_move.into_iter().collect()
+                } else {
+                    result.pv
+                },
+            }
         }
 
         fn game_name(&self) -> &'static str {

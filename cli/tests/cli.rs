@@ -401,6 +401,30 @@ fn connect6_engine_protocol() {
     assert!(out.contains("error"), "{out}");
 }
 
+#[test]
+fn gomocup_protocol_by_command_by_first_line_and_by_name() {
+    let o = run(&["gomocup"], "START 15\nABOUT\nEND\n");
+    assert!(o.status.success());
+    let out = stdout(&o);
+    assert!(out.starts_with("OK\n"), "{out}");
+    assert!(out.contains("name=\"qi\""), "{out}");
+    // No arguments: the first line picks the protocol.
+    let o = run(&[], "START 15\nEND\n");
+    assert!(o.status.success());
+    assert_eq!(stdout(&o), "OK\n");
+    // Named pbrain-*: Gomocup.
+    let bin = PathBuf::from(env!("CARGO_BIN_EXE_qi"));
+    let link = temp_file("pbrain-qi");
+    let _ = std::fs::remove_file(&link);
+    std::fs::copy(&bin, &link).expect("copy the binary");
+    let o = Command::new(&link)
+        .write_stdin("START 15\nEND\n")
+        .output()
+        .expect("pbrain-qi runs");
+    assert!(o.status.success());
+    assert_eq!(stdout(&o), "OK\n");
+}
+
 // ----- bad input -----
 
 #[test]
