@@ -542,15 +542,18 @@ impl<R: Rules> Game for Session<R> {
         if let Some(end) = self.pos.ending() {
             return Err(format!("the game is over ({})", end.reason));
         }
-        let plies = self.pos.parse_turn(text)?;
+        let mut plies = self.pos.parse_turn(text)?;
         // Check every ply on a copy first, so a bad second stone leaves the game unchanged.
         let side = self.pos.side_to_move();
         let mut trial = self.pos.clone();
         let mut moves = Vec::new();
+        let mut keep = plies.len();
         for (i, &mv) in plies.iter().enumerate() {
             if i > 0 {
                 if trial.ending().is_some() {
-                    return Err(format!("'{}': the game ends before this move", text.trim()));
+                    // The turn's first stone already won: the rest is not played.
+                    keep = i;
+                    break;
                 }
                 if trial.side_to_move() != side {
                     return Err(format!(
@@ -570,6 +573,7 @@ impl<R: Rules> Game for Session<R> {
             }
             trial.play_input(mv);
         }
+        plies.truncate(keep);
         let texts = Self::turn_texts(&self.pos, &plies);
         for mv in plies {
             let mover = self.pos.side_to_move();
