@@ -1,29 +1,55 @@
 //! `qi`: play, analyse and serve gomoku, renju, connect6 and xiangqi from one command.
+//!
+//! Exit codes: 0 success, 1 a failed run (a file that cannot be written, an I/O error), 2 a
+//! usage error (unknown game or option, a bad FEN, a bad move in `--moves`, a bad time). Every
+//! error is one line on stderr: what was wrong, where, and what is accepted.
+#![deny(missing_docs)]
+
+mod args;
+mod commands;
+mod game;
+mod games;
+mod play;
+mod record;
+#[cfg(test)]
+mod testgame;
+
+use std::ffi::OsString;
+use std::io::{self, BufRead, IsTerminal};
+use std::path::PathBuf;
+use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use indexmap::IndexMap;
 
-/// The games qi plays, in the order `qi --help` lists them, with a one-line description.
-fn games() -> IndexMap<&'static str, &'static str> {
-    IndexMap::from([
-        (
-            "gomoku",
-            "five in a row: freestyle, standard or renju rules, boards 5x5 to 26x26",
-        ),
-        (
-            "renju",
-            "gomoku on 15x15 under renju rules (Black's forbidden points)",
-        ),
-        (
-            "connect6",
-            "six in a row, two stones per turn, 19x19 by default",
-        ),
-        ("xiangqi", "Chinese chess"),
-    ])
+use crate::args::{EngineArgs, GameKind, PositionArgs};
+
+/// What went wrong, and which exit code it gets.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    /// Bad input on the command line or in a file it names: exit code 2.
+    #[error("{0}")]
+    Usage(String),
+    /// A run that failed (I/O): exit code 1.
+    #[error("{0}")]
+    Failed(String),
+}
+
+impl From<io::Error> for CliError {
+    fn from(e: io::Error) -> Self {
+        CliError::Failed(format!("I/O error: {e}"))
+    }
 }
 
 #[derive(Parser)]
-#[command(name = "qi", version, about = "Game engines for gomoku, renju, connect6 and xiangqi", after_help = games_help())]
+#[command(
+    name = "qi",
+    version,
+    about = "Game engines for gomoku, renju, connect6 and xiangqi",
+    after_help = "Games: gomoku (freestyle, standard or renju rules, 5x5 to 26x26), renju (gomoku 15x15 \
+                  under renju rules), connect6 (two stones per turn, 19x19 by default), xiangqi (Chinese chess).\n\
+                  With no command, qi reads the first line of stdin and serves the protocol it names \
+                  (uci, ucci); named pbrain-*, it speaks Gomocup."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -31,33 +57,208 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Play a game in the terminal.
+    /// Play a game in the terminal against the engine (or engine vs engine, human vs human).
     Play {
-        /// The game: gomoku, renju, connect6 or xiangqi.
-        game: String,
+        /// The game (optional with --load).
+        #[arg(value_enum)]
+        game: Option<GameKind>,
+        #[command(flatten)]
+        position: PositionArgs,
+        /// Xiangqi: who plays Red, human or engine.
+        #[arg(long, value_name = "PLAYER")]
+        red: Option<String>,
+        /// Continue a game saved with `save FILE`.
+        #[arg(long, value_name = "FILE")]
+        load: Option<PathBuf>,
+        /// ASCII board: X O stones, FEN letters for xiangqi pieces.
+        #[arg(long)]
+        ascii: bool,
+        #[command(flatten)]
+        engine: EngineArgs,
     },
+    /// List every legal move of the side to move, one per line, sorted.
+    Moves {
+        /// The game.
+        #[arg(value_enum)]
+        game: GameKind,
+        #[command(flatten)]
+        position: PositionArgs,
+    },
+    /// Search a position and print the best move, score, depth, nodes and principal variation.
+    Analyze {
+        /// The game.
+        #[arg(value_enum)]
+        game: GameKind,
+        #[command(flatten)]
+        position: PositionArgs,
+        #[command(flatten)]
+        engine: EngineArgs,
+        /// Print one JSON object: bestmove, score_cp, mate, depth, nodes, time_ms, pv.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Count the leaf nodes of the legal move tree to a depth (move generator check).
+    Perft {
+        /// The game.
+        #[arg(value_enum)]
+        game: GameKind,
+        #[command(flatten)]
+        position: PositionArgs,
+        /// Depth in plies (a connect6 stone is one ply).
+        #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(0..=12))]
+        depth: u32,
+        /// Print the count below each root move too.
+        #[arg(long)]
+        divide: bool,
+    },
+    /// Search a fixed list of positions to a fixed depth; prints `<nodes> nodes <nps> nps`.
+    Bench {
+        /// One game (default: every game).
+        #[arg(value_enum)]
+        game: Option<GameKind>,
+        /// Override the fixed depth.
+        #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=64))]
+        depth: Option<u32>,
+    },
+    /// Serve the Gomocup (Piskvork) protocol for gomoku on stdin/stdout.
+    Gomocup,
+    /// Serve the UCCI protocol for xiangqi on stdin/stdout.
+    Ucci,
+    /// Serve the UCI protocol (as xiangqi GUIs speak it) on stdin/stdout.
+    Uci,
+    /// Serve the ConnectMore protocol for connect6 on stdin/stdout.
+    #[command(name = "connect6-engine")]
+    Connect6Engine,
 }
 
-fn games_help() -> String {
-    let mut text = String::from("Games:\n");
-    for (name, about) in games() {
-        text.push_str(&format!("  {name:<10} {about}\n"));
-    }
-    text
-}
-
-fn main() {
-    let cli = Cli::parse();
-    match cli.command {
-        Command::Play { game } => {
-            if !games().contains_key(game.as_str()) {
-                eprintln!(
-                    "qi: unknown game '{game}'; expected one of: gomoku, renju, connect6, xiangqi"
-                );
-                std::process::exit(2);
-            }
-            eprintln!("qi: playing {game} is not built yet");
-            std::process::exit(1);
+fn main() -> ExitCode {
+    let argv: Vec<OsString> = std::env::args_os().collect();
+    let program = argv
+        .first()
+        .and_then(|a| std::path::Path::new(a).file_name())
+        .map(|n| n.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    let result = if program.starts_with("pbrain-") {
+        commands::protocol(commands::Protocol::Gomocup, None)
+    } else if argv.len() <= 1 {
+        no_command()
+    } else {
+        match Cli::try_parse_from(argv) {
+            Ok(cli) => run(cli.command),
+            Err(e) => return clap_error(&e),
         }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(CliError::Usage(msg)) => {
+            eprintln!("qi: {msg}");
+            ExitCode::from(2)
+        }
+        Err(CliError::Failed(msg)) => {
+            eprintln!("qi: {msg}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// No arguments: the first line of stdin names the protocol.
+fn no_command() -> Result<(), CliError> {
+    let stdin = io::stdin();
+    if stdin.is_terminal() {
+        return Err(CliError::Usage(
+            "no command given: expected play, moves, analyze, perft, bench, gomocup, ucci, uci \
+             or connect6-engine (see qi --help)"
+                .to_string(),
+        ));
+    }
+    let mut lock = stdin.lock();
+    let mut first = String::new();
+    lock.read_line(&mut first)?;
+    let word = first
+        .split_whitespace()
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    let protocol = match word.as_str() {
+        "uci" => commands::Protocol::Uci,
+        "ucci" => commands::Protocol::Ucci,
+        "start" | "info" | "about" | "restart" | "board" | "begin" | "turn" | "rectstart" => {
+            commands::Protocol::Gomocup
+        }
+        "" => return Ok(()),
+        _ => {
+            return Err(CliError::Usage(format!(
+                "no command given and stdin starts with '{}': expected uci, ucci or a Gomocup \
+                 command (START, INFO, ABOUT), or a command such as play (see qi --help)",
+                first.trim()
+            )));
+        }
+    };
+    commands::protocol(protocol, Some((first, Box::new(lock) as Box<dyn BufRead>)))
+}
+
+/// Prints a clap error as one line (help and version as clap prints them).
+fn clap_error(e: &clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    match e.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = e.print();
+            return ExitCode::from(2);
+        }
+        _ => {}
+    }
+    let text = e.render().to_string();
+    let parts: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| {
+            !l.is_empty() && !l.starts_with("Usage:") && !l.starts_with("For more information")
+        })
+        .collect();
+    let line = parts.join(" ");
+    let line = line.strip_prefix("error: ").unwrap_or(&line);
+    eprintln!("qi: {line} (see qi --help)");
+    ExitCode::from(2)
+}
+
+fn run(command: Command) -> Result<(), CliError> {
+    match command {
+        Command::Play {
+            game,
+            position,
+            red,
+            load,
+            ascii,
+            engine,
+        } => commands::play(
+            game,
+            &position,
+            red.as_deref(),
+            load.as_deref(),
+            ascii,
+            &engine,
+        ),
+        Command::Moves { game, position } => commands::moves(game, &position),
+        Command::Analyze {
+            game,
+            position,
+            engine,
+            json,
+        } => commands::analyze(game, &position, &engine, json),
+        Command::Perft {
+            game,
+            position,
+            depth,
+            divide,
+        } => commands::perft(game, &position, depth, divide),
+        Command::Bench { game, depth } => commands::bench(game, depth),
+        Command::Gomocup => commands::protocol(commands::Protocol::Gomocup, None),
+        Command::Ucci => commands::protocol(commands::Protocol::Ucci, None),
+        Command::Uci => commands::protocol(commands::Protocol::Uci, None),
+        Command::Connect6Engine => commands::protocol(commands::Protocol::Connect6, None),
     }
 }

@@ -1,0 +1,185 @@
+//! Command-line options shared by the subcommands, and their parsers.
+
+use std::time::Duration;
+
+use clap::{Args, ValueEnum};
+use thiserror::Error;
+
+use crate::game::{Budget, EngineConfig};
+
+/// The games `qi` knows.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, ValueEnum)]
+pub enum GameKind {
+    /// Five in a row: freestyle, standard or renju rules, boards 5x5 to 26x26 (default 15x15
+    /// freestyle).
+    Gomoku,
+    /// Gomoku on 15x15 under renju rules (Black's forbidden points).
+    Renju,
+    /// Six in a row, two stones per turn, boards 7x7 to 25x25 (default 19x19).
+    Connect6,
+    /// Chinese chess.
+    Xiangqi,
+}
+
+impl GameKind {
+    /// The command-line name.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            GameKind::Gomoku => "gomoku",
+            GameKind::Renju => "renju",
+            GameKind::Connect6 => "connect6",
+            GameKind::Xiangqi => "xiangqi",
+        }
+    }
+
+    /// True for the stone games (gomoku, renju, connect6).
+    #[must_use]
+    pub fn is_stone_game(self) -> bool {
+        self != GameKind::Xiangqi
+    }
+}
+
+/// Gomoku rule sets.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum RuleArg {
+    /// Five or more in a row wins (Gomocup freestyle).
+    Freestyle,
+    /// Exactly five wins; six or more wins for nobody.
+    Standard,
+    /// RIF renju: Black's double-three, double-four and overline are forbidden and lose.
+    Renju,
+}
+
+/// Where a game starts: the options `play`, `moves`, `analyze` and `perft` share.
+#[derive(Args, Clone, Debug, Default)]
+pub struct PositionArgs {
+    /// Gomoku rule set (gomoku only; renju is always renju).
+    #[arg(long, value_enum, value_name = "RULE")]
+    pub rule: Option<RuleArg>,
+    /// Board size N (an N x N board): gomoku 5..26 (default 15), connect6 7..25 (default 19).
+    #[arg(long, value_name = "N")]
+    pub size: Option<usize>,
+    /// Xiangqi start position in FEN (`rnbakabnr/9/1c5c1/... w`).
+    #[arg(long, value_name = "FEN")]
+    pub fen: Option<String>,
+    /// Moves played from the start, in the game's notation: gomoku `h8g7f6`, connect6
+    /// `j10 j9l11`, xiangqi `h2e2 h9g7`.
+    #[arg(long, value_name = "MOVES", allow_hyphen_values = true)]
+    pub moves: Option<String>,
+    /// Stone games: Black's stones for a setup (`"g10 h10 i10"`), or in `play` who plays
+    /// Black: human or engine. Xiangqi `play`: who plays Black.
+    #[arg(long, value_name = "STONES|PLAYER")]
+    pub black: Option<String>,
+    /// Stone games: White's stones for a setup (`"g11 j11"`), or in `play` who plays White:
+    /// human or engine.
+    #[arg(long, value_name = "STONES|PLAYER")]
+    pub white: Option<String>,
+    /// The side to move in a stone setup (default: from the stone counts).
+    #[arg(long, value_name = "SIDE", value_parser = ["black", "white"])]
+    pub to_move: Option<String>,
+}
+
+/// The engine's limits and resources.
+#[derive(Args, Clone, Debug, Default)]
+pub struct EngineArgs {
+    /// Time per engine move: `5s`, `500ms`, `1.5s`, `2m` (a bare number is seconds).
+    #[arg(long, value_name = "TIME", value_parser = parse_time, allow_hyphen_values = true)]
+    pub time: Option<Duration>,
+    /// Search depth limit (1..=100): plies, or turns for connect6's engine.
+    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub depth: Option<u32>,
+    /// Node limit per engine move.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: Option<u64>,
+    /// Search threads (1..=64).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub threads: u16,
+    /// Transposition table size in MiB (1..=16384).
+    #[arg(long, value_name = "MIB", default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=16384))]
+    pub hash: u32,
+}
+
+impl EngineArgs {
+    /// The engine resources.
+    #[must_use]
+    pub fn config(&self) -> EngineConfig {
+        EngineConfig {
+            hash_mib: self.hash as usize,
+            threads: usize::from(self.threads),
+        }
+    }
+
+    /// The budget per move: the given limits, or `default_time` when none is given.
+    #[must_use]
+    pub fn budget(&self, default_time: Duration) -> Budget {
+        let mut budget = Budget {
+            depth: self.depth,
+            time: self.time,
+            nodes: self.nodes,
+        };
+        if budget == Budget::default() {
+            budget.time = Some(default_time);
+        }
+        budget
+    }
+}
+
+/// A time string that cannot be read.
+#[derive(Debug, Error, PartialEq, Eq)]
+#[error("bad time '{0}': expected a number and a unit, like 5s, 500ms, 1.5s or 2m")]
+pub struct TimeError(pub String);
+
+/// Parses `5s`, `500ms`, `1.5s`, `2m` or a bare number of seconds.
+///
+/// # Errors
+/// [`TimeError`] for anything else, zero, or more than a day.
+pub fn parse_time(text: &str) -> Result<Duration, TimeError> {
+    let t = text.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (number, unit) = t.split_at(split);
+    let bad = || TimeError(text.to_string());
+    if number.is_empty() || number.starts_with('.') || number.ends_with('.') {
+        return Err(bad());
+    }
+    let value: f64 = number.parse().map_err(|_| bad())?;
+    let seconds = match unit.trim() {
+        "ms" => value / 1000.0,
+        "" | "s" | "sec" => value,
+        "m" | "min" => value * 60.0,
+        _ => return Err(bad()),
+    };
+    if !(seconds > 0.0 && seconds <= 86_400.0) {
+        return Err(bad());
+    }
+    Ok(Duration::from_secs_f64(seconds))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times() {
+        assert_eq!(parse_time("5s"), Ok(Duration::from_secs(5)));
+        assert_eq!(parse_time("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_time("1.5s"), Ok(Duration::from_millis(1500)));
+        assert_eq!(parse_time("2m"), Ok(Duration::from_secs(120)));
+        assert_eq!(parse_time("3"), Ok(Duration::from_secs(3)));
+        for bad in [
+            "",
+            "5x",
+            "s",
+            "-1s",
+            "0s",
+            "1.s",
+            ".5s",
+            "5 seconds",
+            "1e3s",
+        ] {
+            assert_eq!(parse_time(bad), Err(TimeError(bad.to_string())), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,317 @@
+//! The subcommands: build a game from the options and drive it.
+
+use std::io::{self, BufRead, IsTerminal, Read, Write};
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use game_core::{Outcome, Side};
+
+use crate::CliError;
+use crate::args::{EngineArgs, GameKind, PositionArgs};
+use crate::game::{Budget, EngineConfig, Game, Style};
+use crate::games;
+use crate::play::{self, PlayConfig, Player};
+use crate::record;
+
+/// Default engine time per move in `play`.
+pub const PLAY_TIME: Duration = Duration::from_secs(2);
+/// Default engine time in `analyze`.
+pub const ANALYZE_TIME: Duration = Duration::from_secs(1);
+
+fn player(flag: &str, value: &str) -> Result<Player, CliError> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "human" | "h" | "me" => Ok(Player::Human),
+        "engine" | "e" | "qi" | "computer" | "cpu" => Ok(Player::Engine),
+        _ => Err(CliError::Usage(format!(
+            "bad player '{value}' for --{flag}: expected human or engine (or, for a stone \
+             setup, points like \"g10 h10\")"
+        ))),
+    }
+}
+
+/// A `--black`/`--white` value that names a player rather than stones: `human`, `engine`, or
+/// any word without a digit (which then fails as a player with a clear message).
+fn is_player(value: &str) -> bool {
+    player("", value).is_ok() || !value.chars().any(|c| c.is_ascii_digit())
+}
+
+/// `qi play`.
+pub fn play(
+    kind: Option<GameKind>,
+    position: &PositionArgs,
+    red: Option<&str>,
+    load: Option<&Path>,
+    ascii: bool,
+    engine: &EngineArgs,
+) -> Result<(), CliError> {
+    let config = engine.config();
+    let mut setup = position.clone();
+    let mut chosen: [Option<Player>; 2] = [None, None];
+    let xiangqi = kind == Some(GameKind::Xiangqi);
+    // --black/--white name players when their value is human/engine, setups otherwise.
+    if let Some(v) = &position.black {
+        if is_player(v) || xiangqi {
+            chosen[if xiangqi { 1 } else { 0 }] = Some(player("black", v)?);
+            setup.black = None;
+        }
+    }
+    if let Some(v) = &position.white {
+        if xiangqi {
+            return Err(CliError::Usage(
+                "xiangqi has Red and Black, not White: use --red and --black (human or engine)"
+                    .to_string(),
+            ));
+        }
+        if is_player(v) {
+            chosen[1] = Some(player("white", v)?);
+            setup.white = None;
+        }
+    }
+    if let Some(v) = red {
+        if kind.is_some_and(GameKind::is_stone_game) {
+            return Err(CliError::Usage(
+                "--red is for xiangqi; stone games have --black and --white (human or engine)"
+                    .to_string(),
+            ));
+        }
+        chosen[0] = Some(player("red", v)?);
+    }
+    let mut game: Box<dyn Game> = match (load, kind) {
+        (Some(file), _) => {
+            let text = std::fs::read_to_string(file).map_err(|e| {
+                CliError::Usage(format!("cannot read game record {}: {e}", file.display()))
+            })?;
+            record::load(&text, &file.display().to_string(), kind, &config)?
+        }
+        (None, Some(kind)) => games::build(kind, &setup, &config)?,
+        (None, None) => {
+            return Err(CliError::Usage(
+                "play needs a game: gomoku, renju, connect6 or xiangqi (or --load FILE)"
+                    .to_string(),
+            ));
+        }
+    };
+    // By default the human plays the side to move and the engine the other side.
+    let to_move = game.side_to_move();
+    let players = match chosen {
+        [None, None] => {
+            let mut p = [Player::Engine; 2];
+            p[to_move.index()] = Player::Human;
+            p
+        }
+        [Some(a), None] => [a, opposite(a)],
+        [None, Some(b)] => [opposite(b), b],
+        [Some(a), Some(b)] => [a, b],
+    };
+    let play_config = PlayConfig {
+        players,
+        budget: engine.budget(PLAY_TIME),
+        style: Style {
+            unicode: !ascii,
+            color: true,
+        },
+        echo: !io::stdin().is_terminal(),
+        live_in_place: io::stderr().is_terminal(),
+    };
+    let stdin = io::stdin();
+    let mut input = stdin.lock();
+    let mut out = anstream::stdout().lock();
+    let mut err = anstream::stderr().lock();
+    writeln!(
+        out,
+        "qi plays {}: {} is {}, {} is {}. Type 'help' for commands.",
+        game.name(),
+        game.side_name(Side::First),
+        players[0].name(),
+        game.side_name(Side::Second),
+        players[1].name(),
+    )?;
+    play::run(game.as_mut(), &play_config, &mut input, &mut out, &mut err)?;
+    out.flush()?;
+    Ok(())
+}
+
+fn opposite(p: Player) -> Player {
+    match p {
+        Player::Human => Player::Engine,
+        Player::Engine => Player::Human,
+    }
+}
+
+/// `qi moves`.
+pub fn moves(kind: GameKind, position: &PositionArgs) -> Result<(), CliError> {
+    let game = games::build(kind, position, &EngineConfig::small())?;
+    if let Some(end) = game.ending() {
+        eprintln!("qi: {}", result_words(game.as_ref(), &end));
+        return Ok(());
+    }
+    let mut out = io::stdout().lock();
+    for mv in game.legal_moves() {
+        writeln!(out, "{mv}")?;
+    }
+    Ok(())
+}
+
+fn result_words(game: &dyn Game, end: &crate::game::Ending) -> String {
+    match end.outcome {
+        Outcome::Win(side) => format!(
+            "the game is over: {} {} wins ({})",
+            end.result_tag(),
+            game.side_name(side),
+            end.reason
+        ),
+        Outcome::Draw => format!("the game is over: 1/2-1/2 draw ({})", end.reason),
+    }
+}
+
+/// `qi analyze`.
+pub fn analyze(
+    kind: GameKind,
+    position: &PositionArgs,
+    engine: &EngineArgs,
+    json: bool,
+) -> Result<(), CliError> {
+    let mut game = games::build(kind, position, &engine.config())?;
+    let mut out = io::stdout().lock();
+    if let Some(end) = game.ending() {
+        if json {
+            let value = serde_json::json!({
+                "result": end.result_tag(),
+                "winner": end.outcome.winner().map(|s| game.side_name(s).to_ascii_lowercase()),
+                "reason": end.reason,
+                "bestmove": null,
+                "score_cp": null,
+                "mate": null,
+                "depth": 0,
+                "nodes": 0,
+                "time_ms": 0,
+                "pv": [],
+            });
+            writeln!(out, "{value}")?;
+        } else {
+            writeln!(out, "result {}", end.result_tag())?;
+            writeln!(out, "{}", result_words(game.as_ref(), &end))?;
+        }
+        return Ok(());
+    }
+    let stop = AtomicBool::new(false);
+    let budget = engine.budget(ANALYZE_TIME);
+    let thought = game.think(&budget, &stop, &mut |_| {});
+    if json {
+        let value = serde_json::to_string(&thought)
+            .map_err(|e| CliError::Failed(format!("cannot write JSON: {e}")))?;
+        writeln!(out, "{value}")?;
+    } else {
+        writeln!(
+            out,
+            "bestmove {}",
+            thought.bestmove.as_deref().unwrap_or("(none)")
+        )?;
+        writeln!(out, "score {}", thought.score_text())?;
+        writeln!(out, "depth {}", thought.depth)?;
+        writeln!(out, "nodes {}", thought.nodes)?;
+        writeln!(out, "time {} ms", thought.time_ms)?;
+        writeln!(out, "pv {}", thought.pv.join(" "))?;
+    }
+    Ok(())
+}
+
+/// `qi perft`.
+pub fn perft(
+    kind: GameKind,
+    position: &PositionArgs,
+    depth: u32,
+    divide: bool,
+) -> Result<(), CliError> {
+    let start = Instant::now();
+    let counts = games::perft(kind, position, depth, divide)?;
+    let mut out = io::stdout().lock();
+    let total: u64 = counts.iter().map(|(_, n)| n).sum();
+    if divide {
+        for (mv, n) in &counts {
+            writeln!(out, "{mv} {n}")?;
+        }
+        writeln!(out, "total {total}")?;
+    } else {
+        writeln!(out, "{total}")?;
+    }
+    let secs = start.elapsed().as_secs_f64();
+    eprintln!(
+        "perft {depth}: {total} leaves in {secs:.3} s ({:.0} leaves/s)",
+        total as f64 / secs.max(1e-9)
+    );
+    Ok(())
+}
+
+/// `qi bench`.
+pub fn bench(kind: Option<GameKind>, depth: Option<u32>) -> Result<(), CliError> {
+    let kinds: Vec<GameKind> = match kind {
+        Some(k) => vec![k],
+        None => games::BENCH_GAMES.to_vec(),
+    };
+    let mut total_nodes = 0u64;
+    let mut total_time = Duration::ZERO;
+    for kind in kinds {
+        let (positions, default_depth) = games::bench_positions(kind);
+        let depth = depth.unwrap_or(default_depth);
+        for args in positions {
+            let mut game = games::build(kind, &args, &EngineConfig::bench())?;
+            let stop = AtomicBool::new(false);
+            let budget = Budget {
+                depth: Some(depth),
+                ..Budget::default()
+            };
+            let start = Instant::now();
+            let thought = game.think(&budget, &stop, &mut |_| {});
+            let spent = start.elapsed();
+            total_nodes += thought.nodes;
+            total_time += spent;
+            let label = args
+                .fen
+                .as_deref()
+                .or(args.moves.as_deref())
+                .unwrap_or("start");
+            eprintln!(
+                "{:<9} {:<40} {:<6} {:>10} nodes {:>6} ms",
+                kind.name(),
+                label.chars().take(40).collect::<String>(),
+                thought.bestmove.as_deref().unwrap_or("-"),
+                thought.nodes,
+                spent.as_millis()
+            );
+        }
+    }
+    let nps = (total_nodes as f64 / total_time.as_secs_f64().max(1e-9)) as u64;
+    println!("{total_nodes} nodes {nps} nps");
+    Ok(())
+}
+
+/// The engine protocols `qi` serves.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    /// Gomocup / Piskvork (gomoku).
+    Gomocup,
+    /// UCCI (xiangqi).
+    Ucci,
+    /// UCI as xiangqi GUIs speak it.
+    Uci,
+    /// ConnectMore (connect6).
+    Connect6,
+}
+
+/// Hands stdin/stdout to a protocol loop; `first` is a line already read from stdin and
+/// the rest of the input.
+pub fn protocol(
+    protocol: Protocol,
+    first: Option<(String, Box<dyn BufRead + '_>)>,
+) -> Result<(), CliError> {
+    let stdin = io::stdin();
+    let input: Box<dyn BufRead> = match first {
+        Some((line, rest)) => Box::new(io::Cursor::new(line.into_bytes()).chain(rest)),
+        None => Box::new(stdin.lock()),
+    };
+    let output = io::stdout().lock();
+    games::serve(protocol, input, output)?;
+    Ok(())
+}

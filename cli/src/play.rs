@@ -1,0 +1,468 @@
+//! `qi play`: the interactive loop, over any [`Game`].
+//!
+//! The loop reads commands line by line from any `BufRead` and writes the transcript to any
+//! `Write`, so whole games are tested with in-memory text. The engine's live search line goes
+//! to the error stream, at most four times a second.
+
+use std::io::{self, BufRead, Write};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use game_core::Outcome;
+
+use crate::game::{Budget, Ending, Game, Info, Style, Thought, paint};
+
+/// Who plays a side.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Player {
+    /// A person at the prompt.
+    Human,
+    /// The engine.
+    Engine,
+}
+
+impl Player {
+    /// `human` or `engine`, as in records.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Player::Human => "human",
+            Player::Engine => "qi",
+        }
+    }
+}
+
+/// How the loop runs.
+#[derive(Clone, Debug)]
+pub struct PlayConfig {
+    /// Who plays `Side::First` and `Side::Second`.
+    pub players: [Player; 2],
+    /// The engine's budget per turn (also for `hint`).
+    pub budget: Budget,
+    /// Board style.
+    pub style: Style,
+    /// Echo each input line after the prompt (stdin is not a terminal: keeps transcripts
+    /// readable).
+    pub echo: bool,
+    /// The error stream is a terminal: the live line redraws itself in place.
+    pub live_in_place: bool,
+}
+
+const HELP: &str = "\
+Commands:
+  <move>      play a move in the game's notation (gomoku h8; connect6 j10 k11; xiangqi h2e2, C2.5 or 炮二平五)
+  undo        take back the last full turn (yours and the engine's reply)
+  hint        ask the engine for a move
+  moves       list the legal moves
+  resign      give up the game
+  save FILE   write the game record to FILE (qi play --load FILE continues it)
+  help        show this list
+  quit        leave";
+
+/// Runs a game to its end (or `quit`, or the end of the input).
+///
+/// # Errors
+/// Only I/O errors of the streams.
+pub fn run(
+    game: &mut dyn Game,
+    config: &PlayConfig,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> io::Result<()> {
+    let stop = AtomicBool::new(false);
+    let mut resigned: Option<Ending> = None;
+    let mut announced = false;
+    let humans = config.players.contains(&Player::Human);
+    show_board(game, config, out)?;
+    loop {
+        let ending = resigned.clone().or_else(|| game.ending());
+        if let Some(end) = &ending {
+            if !announced {
+                announce(game, end, out)?;
+                announced = true;
+                if !humans {
+                    writeln!(out)?;
+                    write!(out, "{}", game.record(player_names(config), Some(end)))?;
+                    return Ok(());
+                }
+                writeln!(
+                    out,
+                    "Type 'save FILE' to keep the game record, 'undo' to take back, or 'quit'."
+                )?;
+            }
+            let Some(line) = prompt(input, out, config, "game over> ")? else {
+                return Ok(());
+            };
+            match command(&line) {
+                Command::Quit => return Ok(()),
+                Command::Save(file) => save(game, config, ending.as_ref(), &file, out)?,
+                Command::Undo => {
+                    if resigned.take().is_none() && !undo(game, config, out)? {
+                        continue;
+                    }
+                    announced = false;
+                    show_board(game, config, out)?;
+                }
+                Command::Help => writeln!(out, "{HELP}")?,
+                Command::Empty => {}
+                _ => writeln!(
+                    out,
+                    "The game is over ({}): save FILE, undo or quit.",
+                    end.reason
+                )?,
+            }
+            continue;
+        }
+        let side = game.side_to_move();
+        let name = game.side_name(side);
+        if config.players[side.index()] == Player::Engine {
+            let thought = think(game, config, &stop, err, true)?;
+            match &thought.bestmove {
+                Some(mv) => {
+                    writeln!(
+                        out,
+                        "{name} (qi) plays {mv}   [{}, depth {}, {} nodes, {:.2} s]",
+                        thought.score_text(),
+                        thought.depth,
+                        thought.nodes,
+                        thought.time_ms as f64 / 1000.0
+                    )?;
+                    show_board(game, config, out)?;
+                }
+                None => {
+                    // No move although the game is not over: nothing sensible is left.
+                    writeln!(out, "{name} (qi) has no move.")?;
+                    return Ok(());
+                }
+            }
+            continue;
+        }
+        let Some(line) = prompt(input, out, config, &format!("{name} to move> "))? else {
+            return Ok(());
+        };
+        match command(&line) {
+            Command::Empty => {}
+            Command::Quit => return Ok(()),
+            Command::Help => writeln!(out, "{HELP}")?,
+            Command::Moves => {
+                let moves = game.legal_moves();
+                writeln!(out, "{} legal moves:", moves.len())?;
+                writeln!(out, "{}", wrap(&moves, 78))?;
+            }
+            Command::Hint => {
+                let thought = think(game, config, &stop, err, false)?;
+                if let Some(mv) = &thought.bestmove {
+                    writeln!(out, "hint: {mv} ({})", thought.score_text())?;
+                }
+            }
+            Command::Undo => {
+                if undo(game, config, out)? {
+                    show_board(game, config, out)?;
+                }
+            }
+            Command::Resign => {
+                resigned = Some(Ending {
+                    outcome: Outcome::Win(side.opponent()),
+                    reason: format!("{name} resigned"),
+                });
+            }
+            Command::Save(file) => save(game, config, None, &file, out)?,
+            Command::BadSave => writeln!(out, "save needs a file name: save FILE")?,
+            Command::Move(text) => match game.play_text(&text) {
+                Ok(mv) => {
+                    writeln!(out, "{name} plays {mv}")?;
+                    show_board(game, config, out)?;
+                }
+                Err(e) => writeln!(
+                    out,
+                    "{e} (type 'moves' for the legal moves, 'help' for commands)"
+                )?,
+            },
+        }
+    }
+}
+
+fn player_names(config: &PlayConfig) -> [&'static str; 2] {
+    [config.players[0].name(), config.players[1].name()]
+}
+
+fn announce(game: &dyn Game, end: &Ending, out: &mut dyn Write) -> io::Result<()> {
+    let text = match end.outcome {
+        Outcome::Win(side) => format!(
+            "Game over: {} wins ({}), {}.",
+            game.side_name(side),
+            end.reason,
+            end.result_tag()
+        ),
+        Outcome::Draw => format!("Game over: draw ({}), 1/2-1/2.", end.reason),
+    };
+    writeln!(out, "{text}")
+}
+
+/// Takes back turns until a human is to move again, at least one human turn undone.
+/// Returns whether anything was undone.
+fn undo(game: &mut dyn Game, config: &PlayConfig, out: &mut dyn Write) -> io::Result<bool> {
+    let sides = game.turn_sides();
+    let Some(last_human) = sides
+        .iter()
+        .rposition(|s| config.players[s.index()] == Player::Human)
+    else {
+        writeln!(out, "Nothing to undo.")?;
+        return Ok(false);
+    };
+    let count = sides.len() - last_human;
+    let mut taken = Vec::new();
+    for _ in 0..count {
+        if let Some(side) = game.undo_turn() {
+            taken.push(game.side_name(side));
+        }
+    }
+    writeln!(
+        out,
+        "Took back {} turn{}.",
+        taken.len(),
+        if taken.len() == 1 { "" } else { "s" }
+    )?;
+    Ok(true)
+}
+
+fn save(
+    game: &dyn Game,
+    config: &PlayConfig,
+    ending: Option<&Ending>,
+    file: &str,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let record = game.record(player_names(config), ending);
+    match std::fs::write(file, record) {
+        Ok(()) => writeln!(out, "Saved the game record to {file}."),
+        Err(e) => writeln!(out, "cannot write {file}: {e}"),
+    }
+}
+
+fn show_board(game: &dyn Game, config: &PlayConfig, out: &mut dyn Write) -> io::Result<()> {
+    writeln!(out)?;
+    write!(out, "{}", game.render(&config.style))?;
+    writeln!(out)
+}
+
+fn think(
+    game: &mut dyn Game,
+    config: &PlayConfig,
+    stop: &AtomicBool,
+    err: &mut dyn Write,
+    play: bool,
+) -> io::Result<Thought> {
+    let start = Instant::now();
+    let mut last_shown: Option<Instant> = None;
+    let mut shown_any = false;
+    let in_place = config.live_in_place;
+    let mut io_error = None;
+    let mut info = |i: &Info| {
+        let now = Instant::now();
+        if last_shown.is_some_and(|t| now.duration_since(t).as_millis() < 250) {
+            return;
+        }
+        last_shown = Some(now);
+        let line = live_line(i);
+        let result = if in_place {
+            write!(err, "\r\x1b[K{line}").and_then(|()| err.flush())
+        } else {
+            writeln!(err, "{line}")
+        };
+        shown_any = true;
+        if let Err(e) = result {
+            io_error.get_or_insert(e);
+        }
+    };
+    let thought = if play {
+        game.engine_turn(&config.budget, stop, &mut info)
+    } else {
+        game.think(&config.budget, stop, &mut info)
+    };
+    if let Some(e) = io_error {
+        return Err(e);
+    }
+    if in_place && shown_any {
+        write!(err, "\r\x1b[K")?;
+        err.flush()?;
+    }
+    let _ = start;
+    Ok(thought)
+}
+
+/// The live search line: `info depth 6 score +35 nodes 12345 nps 100000 time 120 pv h8 i9`.
+#[must_use]
+pub fn live_line(i: &Info) -> String {
+    format!(
+        "info depth {} score {} nodes {} nps {} time {} pv {}",
+        i.depth,
+        i.score,
+        i.nodes,
+        i.nps,
+        i.time_ms,
+        i.pv.join(" ")
+    )
+}
+
+fn prompt(
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+    config: &PlayConfig,
+    text: &str,
+) -> io::Result<Option<String>> {
+    write!(out, "{}", paint(config.style.color, "1", text))?;
+    out.flush()?;
+    let mut line = String::new();
+    if input.read_line(&mut line)? == 0 {
+        writeln!(out)?;
+        return Ok(None);
+    }
+    let line = line.trim().to_string();
+    if config.echo {
+        writeln!(out, "{line}")?;
+    }
+    Ok(Some(line))
+}
+
+enum Command {
+    Empty,
+    Quit,
+    Help,
+    Moves,
+    Hint,
+    Undo,
+    Resign,
+    Save(String),
+    BadSave,
+    Move(String),
+}
+
+fn command(line: &str) -> Command {
+    let mut words = line.split_whitespace();
+    let first = words.next().unwrap_or("").to_ascii_lowercase();
+    let rest: Vec<&str> = words.collect();
+    match (first.as_str(), rest.len()) {
+        ("", _) => Command::Empty,
+        ("quit" | "exit" | "q", 0) => Command::Quit,
+        ("help" | "?", 0) => Command::Help,
+        ("moves", 0) => Command::Moves,
+        ("hint", 0) => Command::Hint,
+        ("undo", 0) => Command::Undo,
+        ("resign", 0) => Command::Resign,
+        ("save", 0) => Command::BadSave,
+        ("save", _) => Command::Save(rest.join(" ")),
+        _ => Command::Move(line.to_string()),
+    }
+}
+
+/// Words joined with spaces, wrapped at `width` columns.
+#[must_use]
+pub fn wrap(words: &[String], width: usize) -> String {
+    let mut text = String::new();
+    let mut line = String::new();
+    for w in words {
+        if !line.is_empty() && line.len() + 1 + w.len() > width {
+            text.push_str(&line);
+            text.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(w);
+    }
+    text.push_str(&line);
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{EngineConfig, Session};
+    use crate::testgame::TicTacToe;
+    use game_core::Side;
+
+    fn run_script(players: [Player; 2], script: &str) -> (String, Box<dyn Game>) {
+        let mut game: Box<dyn Game> =
+            Box::new(Session::new(TicTacToe::new(), &EngineConfig::small()));
+        let config = PlayConfig {
+            players,
+            budget: Budget {
+                depth: Some(9),
+                ..Budget::default()
+            },
+            style: Style {
+                unicode: false,
+                color: false,
+            },
+            echo: true,
+            live_in_place: false,
+        };
+        let mut out = Vec::new();
+        let mut err = Vec::new();
+        run(
+            game.as_mut(),
+            &config,
+            &mut script.as_bytes(),
+            &mut out,
+            &mut err,
+        )
+        .unwrap();
+        (String::from_utf8(out).unwrap(), game)
+    }
+
+    #[test]
+    fn human_vs_human_to_a_win() {
+        let (out, game) = run_script([Player::Human; 2], "1\n4\n2\n5\n3\n");
+        assert!(
+            out.contains("Game over: X wins (three in a row), 1-0."),
+            "{out}"
+        );
+        assert_eq!(game.turn_sides().len(), 5);
+    }
+
+    #[test]
+    fn bad_moves_reprompt_and_change_nothing() {
+        let (out, game) = run_script([Player::Human; 2], "1\n1\n0\nfoo bar\n\nsave\n");
+        assert!(
+            out.contains("bad square '1': expected a free square 1..9"),
+            "{out}"
+        );
+        assert!(out.contains("bad square '0'"), "{out}");
+        assert!(out.contains("bad square 'foo bar'"), "{out}");
+        assert!(out.contains("save needs a file name"), "{out}");
+        assert_eq!(game.turn_sides(), [Side::First]);
+    }
+
+    #[test]
+    fn undo_takes_back_the_engine_reply_too() {
+        let (out, game) = run_script([Player::Human, Player::Engine], "1\nundo\nundo\n");
+        assert!(out.contains("Took back 2 turns."), "{out}");
+        assert!(out.contains("Nothing to undo."), "{out}");
+        assert!(game.turn_sides().is_empty());
+    }
+
+    #[test]
+    fn engine_against_itself_draws_and_prints_the_record() {
+        let (out, game) = run_script([Player::Engine; 2], "");
+        assert!(
+            out.contains("Game over: draw (board full), 1/2-1/2."),
+            "{out}"
+        );
+        assert!(out.contains("[Result \"1/2-1/2\"]"), "{out}");
+        assert_eq!(game.turn_sides().len(), 9);
+    }
+
+    #[test]
+    fn resign_and_hint() {
+        let (out, _) = run_script([Player::Human, Player::Engine], "hint\nresign\nfoo\nquit\n");
+        assert!(out.contains("hint: "), "{out}");
+        assert!(
+            out.contains("Game over: O wins (X resigned), 0-1."),
+            "{out}"
+        );
+        assert!(out.contains("The game is over (X resigned)"), "{out}");
+    }
+}

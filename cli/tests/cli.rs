@@ -1,0 +1,528 @@
+//! End-to-end tests of the `qi` binary: whole games on stdin, scripted commands, bad input.
+//! Timings and nps are masked in snapshots; searches use fixed depths and one thread, so node
+//! counts and moves are deterministic.
+
+use std::path::PathBuf;
+use std::process::Output;
+
+use assert_cmd::Command;
+
+fn qi() -> Command {
+    let mut cmd = Command::cargo_bin("qi").expect("the qi binary");
+    cmd.env("NO_COLOR", "1");
+    cmd
+}
+
+fn run(args: &[&str], stdin: &str) -> Output {
+    qi().args(args)
+        .write_stdin(stdin)
+        .output()
+        .expect("qi runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("UTF-8 stdout")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).expect("UTF-8 stderr")
+}
+
+/// Masks what depends on the clock.
+fn settings() -> insta::Settings {
+    let mut s = insta::Settings::clone_current();
+    s.add_filter(r"\d+\.\d\d s\]", "[TIME] s]");
+    s.add_filter(r#""time_ms":\d+"#, r#""time_ms":[MS]"#);
+    s.add_filter(r"time \d+ ms", "time [MS] ms");
+    s.add_filter(r#"\[Date "[^"]*"\]"#, r#"[Date "[DATE]"]"#);
+    s.add_filter(r"\d+ nps", "[NPS] nps");
+    s.add_filter(r"\S*qi-cli-test-\d+", "[TMP]");
+    s
+}
+
+fn temp_file(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("qi-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir.join(name)
+}
+
+// ----- whole games -----
+
+#[test]
+fn gomoku_human_vs_engine_to_the_end() {
+    // The human fills the board row by row from a1; occupied points are refused and the
+    // next line is tried; the engine wins with five.
+    let script: String = (1..=9)
+        .flat_map(|r| ('a'..='i').map(move |c| format!("{c}{r}\n")))
+        .collect();
+    let o = run(
+        &["play", "gomoku", "--size", "9", "--depth", "3", "--ascii"],
+        &script,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("Game over: White wins (five in a row), 0-1."),
+        "{out}"
+    );
+    assert!(out.contains("is occupied"), "{out}");
+    // The live search line goes to stderr.
+    assert!(stderr(&o).contains("info depth "), "{}", stderr(&o));
+    settings().bind(|| insta::assert_snapshot!("gomoku_game", out));
+}
+
+#[test]
+fn connect6_game_with_two_stone_turns() {
+    let points: Vec<String> = (1..=11)
+        .flat_map(|r| ('a'..='k').map(move |c| format!("{c}{r}")))
+        .collect();
+    let mut script = String::from("a1 b1\na1\n"); // two stones on Black's first turn: refused
+    for pair in points[1..].chunks(2) {
+        script.push_str(&pair.join(" "));
+        script.push('\n');
+    }
+    let o = run(
+        &[
+            "play", "connect6", "--size", "11", "--depth", "2", "--ascii",
+        ],
+        &script,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("Black must place 1 stone(s) this turn, got 2"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Game over: White wins (six in a row), 0-1."),
+        "{out}"
+    );
+    settings().bind(|| insta::assert_snapshot!("connect6_game", out));
+}
+
+#[test]
+fn xiangqi_game_ending_in_checkmate_with_record_and_load() {
+    // Two red rooks against the bare black king: ICCS, WXF and Chinese input, a bad move.
+    let record = temp_file("mate.pgn");
+    let script = format!(
+        "e0e1\nR9+8\nundo\na0a8\n车一进九\nsave {}\nquit\n",
+        record.display()
+    );
+    let o = run(
+        &[
+            "play",
+            "xiangqi",
+            "--fen",
+            "4k4/9/9/9/9/9/9/9/9/R2K4R w",
+            "--depth",
+            "4",
+        ],
+        &script,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("Game over: Red wins (checkmate), 1-0."),
+        "{out}"
+    );
+    assert!(out.contains("Took back 2 turns."), "{out}");
+    settings().bind(|| insta::assert_snapshot!("xiangqi_game", out));
+
+    let text = std::fs::read_to_string(&record).expect("the saved record");
+    assert!(text.contains("[Game \"Chinese Chess\"]"));
+    assert!(text.contains("[FEN \"4k4/9/9/9/9/9/9/9/9/R2K4R w - - 0 1\"]"));
+    settings().bind(|| insta::assert_snapshot!("xiangqi_record", text));
+
+    // The record loads back to the same finished game.
+    let o = run(&["play", "--load", record.to_str().unwrap(), "--ascii"], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("Game over: Red wins (checkmate), 1-0."));
+}
+
+#[test]
+fn gomoku_save_and_continue() {
+    let record = temp_file("gomoku.txt");
+    let script = format!("h8\nsave {}\nquit\n", record.display());
+    let o = run(&["play", "gomoku", "--depth", "2", "--ascii"], &script);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&record).expect("the saved record");
+    assert!(text.contains("[Game \"Gomoku\"]"), "{text}");
+    assert!(text.contains("1. h8 "), "{text}");
+    // Continue: Black to move again after h8 and the engine's reply.
+    let o = run(
+        &[
+            "play",
+            "--load",
+            record.to_str().unwrap(),
+            "--depth",
+            "2",
+            "--ascii",
+        ],
+        "moves\nquit\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("Black to move> moves\n223 legal moves:"),
+        "{out}"
+    );
+}
+
+#[test]
+fn renju_forbidden_move_loses() {
+    let o = run(
+        &[
+            "play",
+            "renju",
+            "--black",
+            "h8 i8 j9 j10",
+            "--white",
+            "a1 a2 a15 o1",
+            "--depth",
+            "2",
+            "--ascii",
+        ],
+        "j8\nquit\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("(x forbidden for Black under renju)"), "{out}");
+    assert!(
+        out.contains("Game over: White wins (forbidden move (double three)), 0-1."),
+        "{out}"
+    );
+}
+
+#[test]
+fn engine_against_engine_plays_to_the_end() {
+    let o = run(
+        &[
+            "play", "gomoku", "--size", "7", "--black", "engine", "--white", "engine", "--depth",
+            "2", "--ascii",
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("Game over: "), "{out}");
+    assert!(out.contains("[Game \"Gomoku\"]"), "{out}");
+}
+
+// ----- scripted commands -----
+
+#[test]
+fn moves_lists() {
+    // Xiangqi start: 44 moves (perft 1 of the start position).
+    let o = run(&["moves", "xiangqi"], "");
+    assert!(o.status.success());
+    let xq = stdout(&o);
+    assert_eq!(xq.lines().count(), 44);
+    insta::assert_snapshot!("moves_xiangqi_start", xq);
+
+    // Gomoku 5x5 after c3: 24 points, naturally sorted.
+    let o = run(&["moves", "gomoku", "--size", "5", "--moves", "c3"], "");
+    let g = stdout(&o);
+    assert_eq!(g.lines().count(), 24);
+    assert!(g.starts_with("a1\na2\na3\na4\na5\nb1\n"), "{g}");
+
+    // Renju: the double-three point j8 is not listed for Black.
+    let o = run(
+        &[
+            "moves",
+            "renju",
+            "--black",
+            "h8 i8 j9 j10",
+            "--white",
+            "a1 a2 a15 o1",
+        ],
+        "",
+    );
+    let r = stdout(&o);
+    assert_eq!(r.lines().count(), 225 - 8 - 1);
+    assert!(!r.lines().any(|l| l == "j8"));
+
+    // Connect6 7x7 after the first stone: White's next single stones.
+    let o = run(&["moves", "connect6", "--size", "7", "--moves", "d4"], "");
+    assert_eq!(stdout(&o).lines().count(), 48);
+
+    // A finished game lists nothing and says so.
+    let o = run(&["moves", "gomoku", "--moves", "h8a1h9a2h10a3h11a4h12"], "");
+    assert!(o.status.success());
+    assert_eq!(stdout(&o), "");
+    assert_eq!(
+        stderr(&o),
+        "qi: the game is over: 1-0 Black wins (five in a row)\n"
+    );
+}
+
+#[test]
+fn analyze_json() {
+    let cases: &[&[&str]] = &[
+        // Xiangqi mate in one: b0b9.
+        &[
+            "analyze",
+            "xiangqi",
+            "--fen",
+            "4k4/R8/9/9/9/9/9/9/9/1R1K5 w",
+            "--depth",
+            "3",
+            "--json",
+        ],
+        // The side to move is mated in two.
+        &[
+            "analyze",
+            "xiangqi",
+            "--fen",
+            "4k4/R8/9/9/9/9/9/9/9/1R1K5 w",
+            "--moves",
+            "a8a7",
+            "--depth",
+            "4",
+            "--json",
+        ],
+        // Gomoku: Black completes five.
+        &[
+            "analyze",
+            "gomoku",
+            "--moves",
+            "h8a1h9a2h10a3h11a4",
+            "--depth",
+            "3",
+            "--json",
+        ],
+        &[
+            "analyze", "gomoku", "--moves", "h8i9", "--depth", "3", "--json",
+        ],
+        // Connect6: a whole two-stone turn.
+        &[
+            "analyze",
+            "connect6",
+            "--moves",
+            "j10 i9k11",
+            "--depth",
+            "2",
+            "--json",
+        ],
+        &["analyze", "xiangqi", "--depth", "4", "--json"],
+        // Finished games print the result.
+        &[
+            "analyze",
+            "gomoku",
+            "--moves",
+            "h8a1h9a2h10a3h11a4h12",
+            "--json",
+        ],
+        &[
+            "analyze",
+            "xiangqi",
+            "--fen",
+            "1R2k4/R8/9/9/9/9/9/9/9/3K5 b",
+            "--json",
+        ],
+    ];
+    let mut text = String::new();
+    for args in cases {
+        let o = run(args, "");
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        let out = stdout(&o);
+        let v: serde_json::Value = serde_json::from_str(&out).expect("one JSON object");
+        for key in [
+            "bestmove", "score_cp", "mate", "depth", "nodes", "time_ms", "pv",
+        ] {
+            assert!(v.get(key).is_some(), "{key} missing in {out}");
+        }
+        text.push_str(&format!("{}\n{out}\n", args[1..].join(" ")));
+    }
+    assert!(
+        text.contains(r#""bestmove":"b0b9","score_cp":null,"mate":1"#),
+        "{text}"
+    );
+    assert!(text.contains(r#""mate":-2"#), "{text}");
+    assert!(
+        text.contains(r#""bestmove":"h12","score_cp":null,"mate":1"#),
+        "{text}"
+    );
+    assert!(text.contains(r#""result":"1-0""#), "{text}");
+    settings().bind(|| insta::assert_snapshot!("analyze_json", text));
+}
+
+#[test]
+fn analyze_text() {
+    let o = run(
+        &[
+            "analyze",
+            "xiangqi",
+            "--fen",
+            "4k4/R8/9/9/9/9/9/9/9/1R1K5 w",
+            "--depth",
+            "3",
+        ],
+        "",
+    );
+    assert!(o.status.success());
+    settings().bind(|| insta::assert_snapshot!("analyze_text", stdout(&o)));
+}
+
+#[test]
+fn perft_counts() {
+    // Reference counts: xiangqi start 44 / 1920 / 79666.
+    let o = run(&["perft", "xiangqi", "--depth", "3"], "");
+    assert_eq!(stdout(&o), "79666\n");
+    let o = run(&["perft", "xiangqi", "--depth", "2", "--divide"], "");
+    let out = stdout(&o);
+    assert_eq!(out.lines().count(), 45);
+    assert!(out.ends_with("total 1920\n"), "{out}");
+    // Stone games: every empty point, 15x15: 225 * 224.
+    let o = run(&["perft", "gomoku", "--depth", "2"], "");
+    assert_eq!(stdout(&o), "50400\n");
+    let o = run(&["perft", "connect6", "--size", "7", "--depth", "3"], "");
+    assert_eq!(stdout(&o), format!("{}\n", 49 * 48 * 47));
+}
+
+#[test]
+fn bench_prints_nodes_and_nps() {
+    let o = run(&["bench", "connect6", "--depth", "2"], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let words: Vec<&str> = out.split_whitespace().collect();
+    assert_eq!(words.len(), 4, "{out}");
+    assert!(words[0].parse::<u64>().unwrap() > 0);
+    assert_eq!(words[1], "nodes");
+    assert!(words[2].parse::<u64>().is_ok());
+    assert_eq!(words[3], "nps");
+}
+
+#[test]
+fn connect6_engine_protocol() {
+    let o = run(&["connect6-engine"], "name\nbogus\nquit\n");
+    assert!(o.status.success());
+    let out = stdout(&o);
+    assert!(out.starts_with("name qi-connect6\n"), "{out}");
+    assert!(out.contains("error"), "{out}");
+}
+
+#[test]
+fn gomocup_protocol_by_command_by_first_line_and_by_name() {
+    let o = run(&["gomocup"], "START 15\nABOUT\nEND\n");
+    assert!(o.status.success());
+    let out = stdout(&o);
+    assert!(out.starts_with("OK\n"), "{out}");
+    assert!(out.contains("name=\"qi\""), "{out}");
+    // No arguments: the first line picks the protocol.
+    let o = run(&[], "START 15\nEND\n");
+    assert!(o.status.success());
+    assert_eq!(stdout(&o), "OK\n");
+    // Named pbrain-*: Gomocup.
+    let bin = PathBuf::from(env!("CARGO_BIN_EXE_qi"));
+    let link = temp_file("pbrain-qi");
+    let _ = std::fs::remove_file(&link);
+    std::fs::copy(&bin, &link).expect("copy the binary");
+    let o = Command::new(&link)
+        .write_stdin("START 15\nEND\n")
+        .output()
+        .expect("pbrain-qi runs");
+    assert!(o.status.success());
+    assert_eq!(stdout(&o), "OK\n");
+}
+
+// ----- bad input -----
+
+#[test]
+fn bad_input_is_one_line_and_exit_2() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["play", "chess"], ""),
+        (&["moves"], ""),
+        (&["frobnicate"], ""),
+        (&["analyze", "gomoku", "--time", "5x"], ""),
+        (&["analyze", "gomoku", "--time", "-1s"], ""),
+        (&["analyze", "gomoku", "--depth", "0"], ""),
+        (&["analyze", "xiangqi", "--fen", "rnbakabnr/9/1c5c1 w"], ""),
+        (
+            &[
+                "analyze",
+                "xiangqi",
+                "--fen",
+                "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNX w",
+            ],
+            "",
+        ),
+        (&["moves", "gomoku", "--moves", "h8z20"], ""),
+        (&["moves", "gomoku", "--moves", "h8h8"], ""),
+        (&["moves", "gomoku", "--moves", "h8 8h"], ""),
+        (&["moves", "connect6", "--moves", "j10 j10k11"], ""),
+        (
+            &["moves", "connect6", "--black", "j10", "--white", "a1 a2 a3"],
+            "",
+        ),
+        (&["moves", "xiangqi", "--moves", "h2e3"], ""),
+        (&["moves", "xiangqi", "--moves", "C2.5 C2.5 C2.5"], ""),
+        (&["moves", "gomoku", "--size", "30"], ""),
+        (&["moves", "gomoku", "--fen", "x"], ""),
+        (&["moves", "renju", "--rule", "freestyle"], ""),
+        (&["moves", "xiangqi", "--size", "9"], ""),
+        (&["play", "gomoku", "--white", "robot"], ""),
+        (&["play", "xiangqi", "--white", "human"], ""),
+        (&["play", "gomoku", "--red", "human"], ""),
+        (&["play"], ""),
+        (&["play", "--load", "/nonexistent/qi-record.txt"], ""),
+        (&["perft", "xiangqi"], ""),
+        (&[], "hello\n"),
+    ];
+    let mut text = String::new();
+    for (args, stdin) in cases {
+        let o = run(args, stdin);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("qi: "), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert_eq!(stdout(&o), "", "{args:?}");
+        text.push_str(&format!("qi {}\n{err}\n", args.join(" ")));
+    }
+    insta::assert_snapshot!("bad_input", text);
+}
+
+#[test]
+fn bad_moves_in_play_reprompt_with_state_unchanged() {
+    let o = run(
+        &[
+            "play", "gomoku", "--black", "human", "--white", "human", "--ascii", "--size", "7",
+        ],
+        "h8\nz1\nd4\nd4\nd44\n\nsave\nmoves\nfoo bar\nundo\nhelp\nquit\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    settings().bind(|| insta::assert_snapshot!("play_bad_moves", stdout(&o)));
+}
+
+#[test]
+fn save_to_an_unwritable_file_says_so_and_goes_on() {
+    let o = run(
+        &["play", "gomoku", "--depth", "1", "--ascii", "--size", "7"],
+        "save /nonexistent-dir/x.txt\nquit\n",
+    );
+    assert!(o.status.success());
+    assert!(stdout(&o).contains("cannot write /nonexistent-dir/x.txt"));
+}
+
+#[test]
+fn help_and_version() {
+    let o = run(&["--help"], "");
+    assert!(o.status.success());
+    let out = stdout(&o);
+    for cmd in [
+        "play",
+        "moves",
+        "analyze",
+        "perft",
+        "bench",
+        "gomocup",
+        "ucci",
+        "uci",
+        "connect6-engine",
+    ] {
+        assert!(out.contains(cmd), "{cmd} missing from --help");
+    }
+    let o = run(&["play", "--help"], "");
+    assert!(o.status.success());
+    assert!(stdout(&o).contains("--time <TIME>"));
+}
