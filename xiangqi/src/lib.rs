@@ -25,7 +25,7 @@ mod notation;
 mod position;
 mod types;
 
-pub use eval::{MATERIAL, MaterialEval};
+pub use eval::{Eval, MATERIAL, MATERIAL_MG_EG, MaterialEval, PHASE_MAX};
 pub use fen::{FenError, ParseFenError, PlacementProblem, PositionError, START_FEN, Setup};
 pub use notation::{Illegal, MoveError, check_move};
 pub use position::{DEFAULT_NO_CAPTURE_LIMIT, EndReason, Position};

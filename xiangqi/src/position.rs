@@ -6,7 +6,7 @@ use std::fmt;
 use game_core::zobrist::SplitMix64;
 use game_core::{Outcome, Side};
 
-use crate::eval::PSQ;
+use crate::eval::{PHASE_WEIGHT, PSQ, PST};
 use crate::types::{Move, Piece, PieceKind, Square};
 
 /// Board byte of an empty point.
@@ -151,6 +151,11 @@ pub struct Position {
     pub(crate) key: u64,
     /// Material + piece-square score, Red minus Black.
     pub(crate) psq: i32,
+    /// Packed (opening, endgame) material + piece-square score of [`crate::Eval`], Red minus
+    /// Black.
+    pub(crate) pst: i32,
+    /// Game phase: the sum of [`PHASE_WEIGHT`] over the pieces on the board.
+    pub(crate) phase: i32,
     pub(crate) history: Vec<State>,
     /// Full-move number of the set-up position (FEN field 6).
     pub(crate) start_fullmove: u32,
@@ -172,6 +177,8 @@ impl Clone for Position {
             side: self.side,
             key: self.key,
             psq: self.psq,
+            pst: self.pst,
+            phase: self.phase,
             history,
             start_fullmove: self.start_fullmove,
             start_side: self.start_side,
@@ -336,6 +343,8 @@ impl Position {
             side,
             key: if side == 1 { ZOBRIST_SIDE } else { 0 },
             psq: 0,
+            pst: 0,
+            phase: 0,
             history,
             start_fullmove: fullmove,
             start_side: side,
@@ -358,6 +367,8 @@ impl Position {
                 self.board[sq.raw()] = p;
                 self.key ^= ZOBRIST[zkind(p) + sq.raw()];
                 self.psq += PSQ[side][kind][sq.raw()];
+                self.pst += PST[side][kind][sq.raw()];
+                self.phase += PHASE_WEIGHT[kind];
                 return true;
             }
         }
@@ -499,17 +510,23 @@ impl Position {
         let mut key = self.key ^ ZOBRIST_SIDE ^ ZOBRIST[zk + from] ^ ZOBRIST[zk + to];
         let table = &PSQ[side][kind];
         let mut psq = self.psq + table[to] - table[from];
+        let pst_table = &PST[side][kind];
+        let mut pst = self.pst + pst_table[to] - pst_table[from];
         let clock;
         if cap != EMPTY {
             self.pieces[cap as usize] = 0;
             key ^= ZOBRIST[zkind(cap) + to];
-            psq -= PSQ[side ^ 1][kind_of(cap) as usize][to];
+            let ck = kind_of(cap) as usize;
+            psq -= PSQ[side ^ 1][ck][to];
+            pst -= PST[side ^ 1][ck][to];
+            self.phase -= PHASE_WEIGHT[ck];
             clock = 0;
         } else {
             clock = self.state().clock.saturating_add(1);
         }
         self.key = key;
         self.psq = psq;
+        self.pst = pst;
         self.side = side ^ 1;
         let in_check = self.compute_in_check();
         self.history.push(State {
@@ -536,9 +553,14 @@ impl Position {
         let kind = kind_of(p) as usize;
         let table = &PSQ[self.side][kind];
         self.psq += table[from] - table[to];
+        let pst_table = &PST[self.side][kind];
+        self.pst += pst_table[from] - pst_table[to];
         if cap != EMPTY {
             self.pieces[cap as usize] = to as u8;
-            self.psq += PSQ[self.side ^ 1][kind_of(cap) as usize][to];
+            let ck = kind_of(cap) as usize;
+            self.psq += PSQ[self.side ^ 1][ck][to];
+            self.pst += PST[self.side ^ 1][ck][to];
+            self.phase += PHASE_WEIGHT[ck];
         }
         self.key = self.state().key;
     }
@@ -919,6 +941,28 @@ impl Position {
             (true, false) => (Outcome::Win(me.opponent()), EndReason::PerpetualCheck),
             _ => (Outcome::Draw, EndReason::Repetition),
         })
+    }
+
+    /// The packed (opening, endgame) material + piece-square score of [`crate::Eval`]
+    /// computed from scratch with the game phase (for tests of the incremental update).
+    #[cfg(test)]
+    pub(crate) fn pst_from_scratch(&self) -> (i32, i32) {
+        let (mut pst, mut phase) = (0, 0);
+        for (sq, &p) in self.board.iter().enumerate() {
+            if p != EMPTY && p != OFF {
+                let kind = kind_of(p) as usize;
+                pst += PST[side_of(p)][kind][sq];
+                phase += PHASE_WEIGHT[kind];
+            }
+        }
+        (pst, phase)
+    }
+
+    /// The game phase: 32 with every rook, horse and cannon on the board, down to 0 with none
+    /// (rook 4, horse and cannon 2 each).
+    #[must_use]
+    pub fn phase(&self) -> i32 {
+        self.phase
     }
 
     /// Material + piece-square score from Red's point of view (incremental).
