@@ -315,7 +315,14 @@ impl Evaluate<Position> for Eval {
     }
 }
 
-const ORTHO: [isize; 4] = [1, -1, 16, -16];
+const ORTHO: [u8; 4] = [1, 255, 16, 240];
+
+/// `sq + d` on the mailbox, wrapping in `u8` so indexing a 256-point board needs no bounds
+/// check (the padding stops every walk before it wraps).
+#[inline(always)]
+fn step(sq: u8, d: u8) -> u8 {
+    sq.wrapping_add(d)
+}
 
 /// The non-incremental terms, Red minus Black, (opening, endgame).
 #[inline]
@@ -329,24 +336,25 @@ fn dynamic_terms(pos: &Position) -> (i32, i32) {
         let sign = if side == 0 { 1 } else { -1 };
         let base = 16usize << side;
         let own = 16u8 << side;
-        let enemy_king = pos.pieces[32 >> side] as usize;
+        let enemy_king = pos.pieces[32 >> side];
         let (mut smg, mut seg) = (0, 0);
         let mut f = 0;
         // Rooks: pseudo-legal destinations.
         for slot in 7..9 {
-            let from = pos.pieces[base + slot] as usize;
+            let from = pos.pieces[base + slot];
             if from == 0 {
                 continue;
             }
             f += 3;
             let mut mob = 0;
             for d in ORTHO {
-                let mut to = (from as isize + d) as usize;
-                while b[to] == EMPTY {
+                let mut to = step(from, d);
+                while b[to as usize] == EMPTY {
                     mob += 1;
-                    to = (to as isize + d) as usize;
+                    to = step(to, d);
                 }
-                if b[to] != OFF && b[to] & own == 0 {
+                let x = b[to as usize];
+                if x != OFF && x & own == 0 {
                     mob += 1;
                 }
             }
@@ -355,30 +363,33 @@ fn dynamic_terms(pos: &Position) -> (i32, i32) {
         }
         // Cannons: quiet destinations, captures over a screen, the hollow cannon.
         for slot in 9..11 {
-            let from = pos.pieces[base + slot] as usize;
+            let from = pos.pieces[base + slot];
             if from == 0 {
                 continue;
             }
             f += 2;
             let mut mob = 0;
             for d in ORTHO {
-                let mut to = (from as isize + d) as usize;
-                while b[to] == EMPTY {
-                    mob += 1;
-                    to = (to as isize + d) as usize;
+                let mut to = step(from, d);
+                let mut n = 0;
+                while b[to as usize] == EMPTY {
+                    n += 1;
+                    to = step(to, d);
                 }
-                if b[to] == OFF {
+                mob += n;
+                if b[to as usize] == OFF {
                     continue;
                 }
-                if to == enemy_king && d.abs() == 16 && mob >= 2 {
+                if to == enemy_king && (d == 16 || d == 240) && n >= 2 {
                     smg += HOLLOW_CANNON;
                     seg += HOLLOW_CANNON / 3;
                 }
-                to = (to as isize + d) as usize;
-                while b[to] == EMPTY {
-                    to = (to as isize + d) as usize;
+                to = step(to, d);
+                while b[to as usize] == EMPTY {
+                    to = step(to, d);
                 }
-                if b[to] != OFF && b[to] & own == 0 {
+                let x = b[to as usize];
+                if x != OFF && x & own == 0 {
                     mob += 2;
                 }
             }
@@ -386,23 +397,23 @@ fn dynamic_terms(pos: &Position) -> (i32, i32) {
         }
         // Horses: destinations with a free leg, not on own pieces.
         for slot in 5..7 {
-            let from = pos.pieces[base + slot] as usize;
+            let from = pos.pieces[base + slot];
             if from == 0 {
                 continue;
             }
             f += 2;
             let mut mob = 0;
             for (leg, t1, t2) in [
-                (16isize, 31isize, 33isize),
-                (-16, -31, -33),
-                (1, 18, -14),
-                (-1, -18, 14),
+                (16u8, 31u8, 33u8),
+                (240, 225, 223),
+                (1, 18, 242),
+                (255, 238, 14),
             ] {
-                if b[(from as isize + leg) as usize] != EMPTY {
+                if b[step(from, leg) as usize] != EMPTY {
                     continue;
                 }
                 for t in [t1, t2] {
-                    let x = b[(from as isize + t) as usize];
+                    let x = b[step(from, t) as usize];
                     if x != OFF && x & own == 0 {
                         mob += 1;
                     }
@@ -424,7 +435,7 @@ fn dynamic_terms(pos: &Position) -> (i32, i32) {
             let crossed = (sq >= 0x80) == (side == 0);
             if crossed {
                 f += 1;
-                let right = b[sq + 1];
+                let right = b[(sq as u8).wrapping_add(1) as usize];
                 if right & own != 0 && kind_of(right) == PAWN {
                     smg += CONNECTED_PAWNS;
                     seg += CONNECTED_PAWNS;

@@ -19,16 +19,20 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod bench;
 mod eval;
 mod fen;
 mod notation;
 mod position;
+mod see;
+pub mod timeman;
 mod types;
 
 pub use eval::{Eval, MATERIAL, MATERIAL_MG_EG, MaterialEval, PHASE_MAX};
 pub use fen::{FenError, ParseFenError, PlacementProblem, PositionError, START_FEN, Setup};
 pub use notation::{Illegal, MoveError, check_move};
 pub use position::{DEFAULT_NO_CAPTURE_LIMIT, EndReason, Position};
+pub use see::SEE_VALUE;
 pub use types::{Move, Piece, PieceKind, Square};
 
 use game_core::{Outcome, Side};
@@ -87,7 +91,9 @@ impl game_core::Position for Position {
         mv.to_string()
     }
 
-    /// MVV-LVA for captures (victim value * 16 minus attacker value), 0 for quiet moves.
+    /// Captures: MVV-LVA (victim value * 16 minus attacker value) when the exchange does not
+    /// lose material, else the (negative) static exchange value, so losing captures come
+    /// last among the captures. 0 for quiet moves.
     #[inline]
     fn order_hint(&self, mv: Move) -> i32 {
         let victim = self.board[mv.to().raw()];
@@ -95,8 +101,17 @@ impl game_core::Position for Position {
             return 0;
         }
         let attacker = self.board[mv.from().raw()];
-        ORDER_VALUE[position::kind_of(victim) as usize] * 16
-            - ORDER_VALUE[position::kind_of(attacker) as usize]
+        let (v, a) = (
+            position::kind_of(victim) as usize,
+            position::kind_of(attacker) as usize,
+        );
+        if SEE_VALUE[a] > SEE_VALUE[v] {
+            let see = self.see(mv);
+            if see < 0 {
+                return see - 10_000;
+            }
+        }
+        ORDER_VALUE[v] * 16 - ORDER_VALUE[a]
     }
 
     /// Captures.
@@ -107,9 +122,15 @@ impl game_core::Position for Position {
 
     const QUIESCENCE: bool = true;
 
-    /// Legal captures; never an outcome (mate and stalemate are found by full generation).
+    /// Legal captures that do not lose material by static exchange evaluation; never an
+    /// outcome (mate and stalemate are found by full generation).
     fn generate_tactical(&self, moves: &mut Vec<Move>) -> Option<Outcome> {
         self.legal_captures_into(moves);
+        moves.retain(|&mv| {
+            let v = position::kind_of(self.board[mv.to().raw()]) as usize;
+            let a = position::kind_of(self.board[mv.from().raw()]) as usize;
+            SEE_VALUE[a] <= SEE_VALUE[v] || self.see(mv) >= 0
+        });
         None
     }
 

@@ -270,13 +270,17 @@ impl Sink for MoveList {
 /// leg is free, or a pawn in front or beside.
 #[inline]
 pub(crate) fn attacked(board: &[u8; 256], k: usize, side: usize) -> bool {
+    // Points are stepped in `u8` (wrapping) so that indexing the 256-point board needs no
+    // bounds check; the padding stops every walk before it could wrap.
+    let at = |sq: u8| board[sq as usize];
+    let k = k as u8;
     let opp: u8 = 32 >> side;
-    for d in [1isize, -1, 16, -16] {
-        let mut s = (k as isize + d) as usize;
-        let mut p = board[s];
+    for d in [1u8, 255, 16, 240] {
+        let mut s = k.wrapping_add(d);
+        let mut p = at(s);
         while p == EMPTY {
-            s = (s as isize + d) as usize;
-            p = board[s];
+            s = s.wrapping_add(d);
+            p = at(s);
         }
         if p == OFF {
             continue;
@@ -287,11 +291,11 @@ pub(crate) fn attacked(board: &[u8; 256], k: usize, side: usize) -> bool {
                 return true;
             }
         }
-        s = (s as isize + d) as usize;
-        p = board[s];
+        s = s.wrapping_add(d);
+        p = at(s);
         while p == EMPTY {
-            s = (s as isize + d) as usize;
-            p = board[s];
+            s = s.wrapping_add(d);
+            p = at(s);
         }
         if p & opp != 0 && kind_of(p) == CANNON {
             return true;
@@ -299,23 +303,23 @@ pub(crate) fn attacked(board: &[u8; 256], k: usize, side: usize) -> bool {
     }
     // Horses: every leg of a horse attacking the king is a diagonal neighbour of the king.
     for (leg, a, b) in [
-        (17isize, 18isize, 33isize),
+        (17u8, 18u8, 33u8),
         (15, 14, 31),
-        (-15, -14, -31),
-        (-17, -18, -33),
+        (241, 242, 225),
+        (239, 238, 223),
     ] {
-        if board[(k as isize + leg) as usize] == EMPTY {
-            let pa = board[(k as isize + a) as usize];
-            let pb = board[(k as isize + b) as usize];
+        if at(k.wrapping_add(leg)) == EMPTY {
+            let pa = at(k.wrapping_add(a));
+            let pb = at(k.wrapping_add(b));
             if (pa & opp != 0 && kind_of(pa) == HORSE) || (pb & opp != 0 && kind_of(pb) == HORSE) {
                 return true;
             }
         }
     }
     // Pawns: an enemy pawn in front of the king (from the king's side's view) or beside it.
-    let fwd: isize = if side == 0 { 16 } else { -16 };
-    for d in [fwd, 1, -1] {
-        let p = board[(k as isize + d) as usize];
+    let fwd: u8 = if side == 0 { 16 } else { 240 };
+    for d in [fwd, 1, 255] {
+        let p = at(k.wrapping_add(d));
         if p & opp != 0 && kind_of(p) == PAWN {
             return true;
         }
@@ -626,7 +630,7 @@ impl Position {
 
         // King: always tested.
         for d in [1isize, -1, 16, -16] {
-            let to = (k as isize + d) as usize;
+            let to = ((k as isize + d) as usize) & 255;
             let t = b[to];
             if IN_PALACE[to] && t & own == 0 && (!CAPTURES || t != EMPTY) {
                 b[to] = b[k];
@@ -647,12 +651,12 @@ impl Position {
             }
             let danger = danger_of(from);
             for d in [1isize, -1, 16, -16] {
-                let mut to = (from as isize + d) as usize;
+                let mut to = ((from as isize + d) as usize) & 255;
                 while b[to] == EMPTY {
                     if !CAPTURES {
                         emit!(from, to, danger);
                     }
-                    to = (to as isize + d) as usize;
+                    to = ((to as isize + d) as usize) & 255;
                 }
                 if b[to] & opp != 0 {
                     emit!(from, to, danger);
@@ -667,19 +671,19 @@ impl Position {
             }
             let danger = danger_of(from);
             for d in [1isize, -1, 16, -16] {
-                let mut to = (from as isize + d) as usize;
+                let mut to = ((from as isize + d) as usize) & 255;
                 while b[to] == EMPTY {
                     if !CAPTURES {
                         emit!(from, to, danger);
                     }
-                    to = (to as isize + d) as usize;
+                    to = ((to as isize + d) as usize) & 255;
                 }
                 if b[to] == OFF {
                     continue;
                 }
-                to = (to as isize + d) as usize;
+                to = ((to as isize + d) as usize) & 255;
                 while b[to] == EMPTY {
-                    to = (to as isize + d) as usize;
+                    to = ((to as isize + d) as usize) & 255;
                 }
                 if b[to] & opp != 0 {
                     emit!(from, to, danger);
@@ -699,11 +703,11 @@ impl Position {
                 (1, 18, -14),
                 (-1, -18, 14),
             ] {
-                if b[(from as isize + leg) as usize] != EMPTY {
+                if b[((from as isize + leg) as usize) & 255] != EMPTY {
                     continue;
                 }
                 for t in [t1, t2] {
-                    let to = (from as isize + t) as usize;
+                    let to = ((from as isize + t) as usize) & 255;
                     let x = b[to];
                     if x != OFF && x & own == 0 && (!CAPTURES || x != EMPTY) {
                         emit!(from, to, danger);
@@ -720,13 +724,13 @@ impl Position {
             }
             let danger = danger_of(from);
             let crossed = (from >= 0x80) == (side == 0);
-            let to = (from as isize + fwd) as usize;
+            let to = ((from as isize + fwd) as usize) & 255;
             let x = b[to];
             if x != OFF && x & own == 0 && (!CAPTURES || x != EMPTY) {
                 emit!(from, to, danger);
             }
             if crossed {
-                for to in [from - 1, from + 1] {
+                for to in [(from - 1) & 255, (from + 1) & 255] {
                     let x = b[to];
                     if x != OFF && x & own == 0 && (!CAPTURES || x != EMPTY) {
                         emit!(from, to, danger);
@@ -742,7 +746,7 @@ impl Position {
             }
             let danger = danger_of(from);
             for d in [15isize, 17, -15, -17] {
-                let to = (from as isize + d) as usize;
+                let to = ((from as isize + d) as usize) & 255;
                 let x = b[to];
                 if IN_PALACE[to] && x & own == 0 && (!CAPTURES || x != EMPTY) {
                     emit!(from, to, danger);
@@ -757,13 +761,13 @@ impl Position {
             }
             let danger = danger_of(from);
             for (eye, d) in [(17isize, 34isize), (15, 30), (-15, -30), (-17, -34)] {
-                let to = (from as isize + d) as usize;
+                let to = ((from as isize + d) as usize) & 255;
                 let x = b[to];
                 if x != OFF
                     && x & own == 0
                     && (!CAPTURES || x != EMPTY)
                     && (to ^ from) & 0x80 == 0
-                    && b[(from as isize + eye) as usize] == EMPTY
+                    && b[((from as isize + eye) as usize) & 255] == EMPTY
                 {
                     emit!(from, to, danger);
                 }
