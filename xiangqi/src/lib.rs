@@ -20,6 +20,7 @@
 #![deny(missing_docs)]
 
 pub mod bench;
+mod engine;
 mod eval;
 mod fen;
 mod notation;
@@ -27,6 +28,7 @@ mod position;
 mod see;
 pub mod timeman;
 mod types;
+pub mod ucci;
 
 pub use eval::{Eval, MATERIAL, MATERIAL_MG_EG, MaterialEval, PHASE_MAX};
 pub use fen::{FenError, ParseFenError, PlacementProblem, PositionError, START_FEN, Setup};
