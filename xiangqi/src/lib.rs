@@ -29,6 +29,7 @@ mod see;
 pub mod timeman;
 mod types;
 pub mod ucci;
+pub mod uci;
 
 pub use eval::{Eval, MATERIAL, MATERIAL_MG_EG, MaterialEval, PHASE_MAX};
 pub use fen::{FenError, ParseFenError, PlacementProblem, PositionError, START_FEN, Setup};
