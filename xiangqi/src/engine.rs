@@ -97,7 +97,14 @@ impl Dialect {
             })?,
             _ => text.to_string(),
         };
-        pos.parse_iccs(&iccs).map_err(|e| e.to_string())
+        match self {
+            Dialect::Uci {
+                ranks_from_one: true,
+            } => pos
+                .parse_iccs(&iccs)
+                .map_err(|e| format!("{e} (read with ranks 1..10 as {iccs})")),
+            _ => pos.parse_iccs(&iccs).map_err(|e| e.to_string()),
+        }
     }
 
     /// The `info` lines of a completed iteration.
