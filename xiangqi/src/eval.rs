@@ -16,6 +16,7 @@
 
 use game_core::{Evaluate, Score};
 
+use crate::line::{NONE, at, coords, lines};
 use crate::position::{EMPTY, OFF, PAWN, Position, kind_of};
 
 /// Material of each kind (king, advisor, elephant, horse, rook, cannon, pawn), the baseline
@@ -315,8 +316,6 @@ impl Evaluate<Position> for Eval {
     }
 }
 
-const ORTHO: [u8; 4] = [1, 255, 16, 240];
-
 /// `sq + d` on the mailbox, wrapping in `u8` so indexing a 256-point board needs no bounds
 /// check (the padding stops every walk before it wraps).
 #[inline(always)]
@@ -339,24 +338,18 @@ fn dynamic_terms(pos: &Position) -> (i32, i32) {
         let enemy_king = pos.pieces[32 >> side];
         let (mut smg, mut seg) = (0, 0);
         let mut f = 0;
-        // Rooks: pseudo-legal destinations.
+        // Rooks: pseudo-legal destinations, from the occupancy bits of the rank and file.
         for slot in 7..9 {
             let from = pos.pieces[base + slot];
             if from == 0 {
                 continue;
             }
             f += 3;
+            let (file, rank) = coords(from);
             let mut mob = 0;
-            for d in ORTHO {
-                let mut to = step(from, d);
-                while b[to as usize] == EMPTY {
-                    mob += 1;
-                    to = step(to, d);
-                }
-                let x = b[to as usize];
-                if x != OFF && x & own == 0 {
-                    mob += 1;
-                }
+            for (line, geo) in lines(pos, file, rank) {
+                mob += line.empties;
+                mob += i32::from(line.first != NONE && b[at(geo, line.first)] & own == 0);
             }
             smg += ROOK_MOBILITY * (mob - 8);
             seg += ROOK_MOBILITY * (mob - 8);
@@ -368,29 +361,21 @@ fn dynamic_terms(pos: &Position) -> (i32, i32) {
                 continue;
             }
             f += 2;
+            let (file, rank) = coords(from);
             let mut mob = 0;
-            for d in ORTHO {
-                let mut to = step(from, d);
-                let mut n = 0;
-                while b[to as usize] == EMPTY {
-                    n += 1;
-                    to = step(to, d);
+            for (k, (line, geo)) in lines(pos, file, rank).into_iter().enumerate() {
+                mob += line.empties;
+                if line.second != NONE && b[at(geo, line.second)] & own == 0 {
+                    mob += 2;
                 }
-                mob += n;
-                if b[to as usize] == OFF {
-                    continue;
-                }
-                if to == enemy_king && (d == 16 || d == 240) && n >= 2 {
+                // Directions 2 and 3 run along the file.
+                if k >= 2
+                    && line.first != NONE
+                    && at(geo, line.first) == enemy_king as usize
+                    && line.empties >= 2
+                {
                     smg += HOLLOW_CANNON;
                     seg += HOLLOW_CANNON / 3;
-                }
-                to = step(to, d);
-                while b[to as usize] == EMPTY {
-                    to = step(to, d);
-                }
-                let x = b[to as usize];
-                if x != OFF && x & own == 0 {
-                    mob += 2;
                 }
             }
             smg += CANNON_MOBILITY * (mob - 6);
@@ -489,11 +474,19 @@ mod tests {
 
     #[test]
     fn incremental_terms_match_and_eval_is_colour_symmetric() {
+        for game in 0..30u64 {
+            random_game(0x1234_5678_9abc_def1 ^ game.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        }
+    }
+
+    /// Plays a random game of up to 200 plies from `seed`, checking the incremental state,
+    /// the capture generator and the evaluation's symmetry after every move, then takes it
+    /// all back.
+    fn random_game(mut seed: u64) {
         let mut pos = Position::startpos();
-        let mut seed = 0x1234_5678_9abc_def1u64;
         let mut moves = Vec::new();
         let mut played = Vec::new();
-        for _ in 0..400 {
+        for _ in 0..200 {
             pos.legal_moves_into(&mut moves);
             if moves.is_empty() {
                 break;
@@ -505,6 +498,16 @@ mod tests {
             pos.play(mv);
             played.push(mv);
             assert_eq!(pos.pst_from_scratch(), (pos.pst, pos.phase));
+            assert_eq!(pos.occupancy_from_scratch(), (pos.occ_rank, pos.occ_file));
+            // The capture generator (occupancy bits for rooks and cannons) agrees with the
+            // full generator.
+            let mut caps = Vec::new();
+            pos.legal_captures_into(&mut caps);
+            let mut all = pos.legal_moves();
+            all.retain(|m| pos.piece_on(m.to()).is_some());
+            caps.sort();
+            all.sort();
+            assert_eq!(caps, all, "{pos:?}");
             let flipped = colour_flipped(&pos.to_fen());
             assert_eq!(Eval.evaluate(&pos), Eval.evaluate(&flipped), "{pos:?}");
             assert!(Eval.evaluate(&pos).abs() < 5000);

@@ -23,6 +23,7 @@ pub mod bench;
 mod engine;
 mod eval;
 mod fen;
+mod line;
 mod notation;
 mod position;
 mod see;

@@ -7,6 +7,7 @@ use game_core::zobrist::SplitMix64;
 use game_core::{Outcome, Side};
 
 use crate::eval::{PHASE_WEIGHT, PSQ, PST};
+use crate::line;
 use crate::types::{Move, Piece, PieceKind, Square};
 
 /// Board byte of an empty point.
@@ -156,6 +157,10 @@ pub struct Position {
     pub(crate) pst: i32,
     /// Game phase: the sum of [`PHASE_WEIGHT`] over the pieces on the board.
     pub(crate) phase: i32,
+    /// Occupancy of each rank: bit `file` set when the point holds a piece.
+    pub(crate) occ_rank: [u16; 10],
+    /// Occupancy of each file: bit `rank` set when the point holds a piece.
+    pub(crate) occ_file: [u16; 9],
     pub(crate) history: Vec<State>,
     /// Full-move number of the set-up position (FEN field 6).
     pub(crate) start_fullmove: u32,
@@ -179,6 +184,8 @@ impl Clone for Position {
             psq: self.psq,
             pst: self.pst,
             phase: self.phase,
+            occ_rank: self.occ_rank,
+            occ_file: self.occ_file,
             history,
             start_fullmove: self.start_fullmove,
             start_side: self.start_side,
@@ -349,6 +356,8 @@ impl Position {
             psq: 0,
             pst: 0,
             phase: 0,
+            occ_rank: [0; 10],
+            occ_file: [0; 9],
             history,
             start_fullmove: fullmove,
             start_side: side,
@@ -369,6 +378,7 @@ impl Position {
             if self.pieces[p as usize] == 0 {
                 self.pieces[p as usize] = sq.0;
                 self.board[sq.raw()] = p;
+                self.toggle_occupancy(sq.raw());
                 self.key ^= ZOBRIST[zkind(p) + sq.raw()];
                 self.psq += PSQ[side][kind][sq.raw()];
                 self.pst += PST[side][kind][sq.raw()];
@@ -509,6 +519,10 @@ impl Position {
         let kind = kind_of(p) as usize;
         self.board[to] = p;
         self.board[from] = EMPTY;
+        self.toggle_occupancy(from);
+        if cap == EMPTY {
+            self.toggle_occupancy(to);
+        }
         self.pieces[p as usize] = to as u8;
         let zk = zkind(p);
         let mut key = self.key ^ ZOBRIST_SIDE ^ ZOBRIST[zk + from] ^ ZOBRIST[zk + to];
@@ -542,6 +556,17 @@ impl Position {
         });
     }
 
+    /// Flips the occupancy bits of the mailbox point `sq`.
+    #[inline]
+    fn toggle_occupancy(&mut self, sq: usize) {
+        let file = (sq & 15).wrapping_sub(3);
+        let rank = (sq >> 4).wrapping_sub(3);
+        if file < 9 && rank < 10 {
+            self.occ_rank[rank] ^= 1 << file;
+            self.occ_file[file] ^= 1 << rank;
+        }
+    }
+
     /// Takes back `mv`, the last move played.
     pub fn undo(&mut self, mv: Move) {
         let st = self.history.pop().expect("undo without a move");
@@ -552,6 +577,10 @@ impl Position {
         let cap = st.captured;
         self.board[from] = p;
         self.board[to] = cap;
+        self.toggle_occupancy(from);
+        if cap == EMPTY {
+            self.toggle_occupancy(to);
+        }
         self.pieces[p as usize] = from as u8;
         self.side ^= 1;
         let kind = kind_of(p) as usize;
@@ -650,12 +679,23 @@ impl Position {
                 continue;
             }
             let danger = danger_of(from);
+            if CAPTURES {
+                // The first piece on each line, from the occupancy bits.
+                let (file, rank) = line::coords(from as u8);
+                for (l, geo) in line::lines(self, file, rank) {
+                    if l.first != line::NONE {
+                        let to = line::at(geo, l.first);
+                        if b[to] & opp != 0 {
+                            emit!(from, to, danger);
+                        }
+                    }
+                }
+                continue;
+            }
             for d in [1isize, -1, 16, -16] {
                 let mut to = ((from as isize + d) as usize) & 255;
                 while b[to] == EMPTY {
-                    if !CAPTURES {
-                        emit!(from, to, danger);
-                    }
+                    emit!(from, to, danger);
                     to = ((to as isize + d) as usize) & 255;
                 }
                 if b[to] & opp != 0 {
@@ -670,12 +710,23 @@ impl Position {
                 continue;
             }
             let danger = danger_of(from);
+            if CAPTURES {
+                // The second piece on each line (over the screen), from the occupancy bits.
+                let (file, rank) = line::coords(from as u8);
+                for (l, geo) in line::lines(self, file, rank) {
+                    if l.second != line::NONE {
+                        let to = line::at(geo, l.second);
+                        if b[to] & opp != 0 {
+                            emit!(from, to, danger);
+                        }
+                    }
+                }
+                continue;
+            }
             for d in [1isize, -1, 16, -16] {
                 let mut to = ((from as isize + d) as usize) & 255;
                 while b[to] == EMPTY {
-                    if !CAPTURES {
-                        emit!(from, to, danger);
-                    }
+                    emit!(from, to, danger);
                     to = ((to as isize + d) as usize) & 255;
                 }
                 if b[to] == OFF {
@@ -949,6 +1000,19 @@ impl Position {
 
     /// The packed (opening, endgame) material + piece-square score of [`crate::Eval`]
     /// computed from scratch with the game phase (for tests of the incremental update).
+    #[cfg(test)]
+    pub(crate) fn occupancy_from_scratch(&self) -> ([u16; 10], [u16; 9]) {
+        let mut ranks = [0u16; 10];
+        let mut files = [0u16; 9];
+        for sq in Square::all() {
+            if self.board[sq.raw()] != EMPTY {
+                ranks[sq.rank() as usize] |= 1 << sq.file();
+                files[sq.file() as usize] |= 1 << sq.rank();
+            }
+        }
+        (ranks, files)
+    }
+
     #[cfg(test)]
     pub(crate) fn pst_from_scratch(&self) -> (i32, i32) {
         let (mut pst, mut phase) = (0, 0);

@@ -6,6 +6,7 @@
 //! counts as worth [`SEE_VALUE`]`[0]` (it may only capture last), and the flying-general rule
 //! is not applied: an approximation for move ordering and quiescence pruning.
 
+use crate::line::{NONE, at as at_line, coords, lines_of};
 use crate::position::{EMPTY, IN_PALACE, OFF, Position, kind_of};
 use crate::types::Move;
 
@@ -17,6 +18,17 @@ pub const SEE_VALUE: [i32; 7] = [5_000, 40, 40, 100, 220, 100, 25];
 const CHEAPEST_FIRST: [u8; 7] = [6, 1, 2, 3, 5, 4, 0];
 
 const ORTHO: [isize; 4] = [1, -1, 16, -16];
+
+/// Occupancy bits of ranks and files (a scratch copy for the exchange).
+type Occupancy = ([u16; 10], [u16; 9]);
+
+/// Clears the occupancy bit of mailbox point `sq`.
+#[inline(always)]
+fn vacate(occ: &mut Occupancy, sq: usize) {
+    let (file, rank) = coords(sq as u8);
+    occ.0[rank as usize] &= !(1 << file);
+    occ.1[file as usize] &= !(1 << rank);
+}
 
 /// Horse moves as (leg offset, target offset) from the horse.
 const HORSE: [(isize, isize); 8] = [
@@ -39,7 +51,7 @@ fn at(sq: usize, d: isize) -> usize {
 
 /// The point of the least valuable piece of side `side` (0 Red, 1 Black) attacking `to` on
 /// `b`, if any.
-fn least_attacker(b: &[u8; 256], to: usize, side: usize) -> Option<usize> {
+fn least_attacker(b: &[u8; 256], occ: &Occupancy, to: usize, side: usize) -> Option<usize> {
     let own = 16u8 << side;
     let is = |sq: usize, kind: u8| {
         let p = b[sq];
@@ -87,31 +99,18 @@ fn least_attacker(b: &[u8; 256], to: usize, side: usize) -> Option<usize> {
                 }
             }
             5 => {
-                for d in ORTHO {
-                    let mut sq = at(to, d);
-                    while b[sq] == EMPTY {
-                        sq = at(sq, d);
-                    }
-                    if b[sq] == OFF {
-                        continue;
-                    }
-                    sq = at(sq, d);
-                    while b[sq] == EMPTY {
-                        sq = at(sq, d);
-                    }
-                    if is(sq, 5) {
-                        return Some(sq);
+                let (file, rank) = coords(to as u8);
+                for (l, geo) in lines_of(&occ.0, &occ.1, file, rank) {
+                    if l.second != NONE && is(at_line(geo, l.second), 5) {
+                        return Some(at_line(geo, l.second));
                     }
                 }
             }
             4 => {
-                for d in ORTHO {
-                    let mut sq = at(to, d);
-                    while b[sq] == EMPTY {
-                        sq = at(sq, d);
-                    }
-                    if is(sq, 4) {
-                        return Some(sq);
+                let (file, rank) = coords(to as u8);
+                for (l, geo) in lines_of(&occ.0, &occ.1, file, rank) {
+                    if l.first != NONE && is(at_line(geo, l.first), 4) {
+                        return Some(at_line(geo, l.first));
                     }
                 }
             }
@@ -147,12 +146,19 @@ impl Position {
             SEE_VALUE[kind_of(victim) as usize]
         };
         let mut on_target = SEE_VALUE[kind_of(b[from]) as usize];
+        let mut occ: Occupancy = (self.occ_rank, self.occ_file);
         b[to] = b[from];
         b[from] = EMPTY;
+        vacate(&mut occ, from);
+        if victim == EMPTY {
+            let (file, rank) = coords(to as u8);
+            occ.0[rank as usize] |= 1 << file;
+            occ.1[file as usize] |= 1 << rank;
+        }
         let mut side = self.side ^ 1;
         let mut d = 0;
         while d + 1 < gain.len() {
-            let Some(sq) = least_attacker(&b, to, side) else {
+            let Some(sq) = least_attacker(&b, &occ, to, side) else {
                 break;
             };
             d += 1;
@@ -163,6 +169,7 @@ impl Position {
             on_target = SEE_VALUE[kind_of(b[sq]) as usize];
             b[to] = b[sq];
             b[sq] = EMPTY;
+            vacate(&mut occ, sq);
             side ^= 1;
         }
         while d > 0 {
