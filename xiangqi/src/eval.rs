@@ -499,6 +499,7 @@ mod tests {
             played.push(mv);
             assert_eq!(pos.pst_from_scratch(), (pos.pst, pos.phase));
             assert_eq!(pos.occupancy_from_scratch(), (pos.occ_rank, pos.occ_file));
+            assert_eq!(pos.compute_in_check(), pos.in_check_by_walking());
             // The capture generator (occupancy bits for rooks and cannons) agrees with the
             // full generator.
             let mut caps = Vec::new();

@@ -308,6 +308,14 @@ pub(crate) fn attacked(board: &[u8; 256], k: usize, side: usize) -> bool {
             return true;
         }
     }
+    attacked_by_horse_or_pawn(board, k, side)
+}
+
+/// The horse and pawn part of [`attacked`].
+#[inline]
+fn attacked_by_horse_or_pawn(board: &[u8; 256], k: u8, side: usize) -> bool {
+    let at = |sq: u8| board[sq as usize];
+    let opp: u8 = 32 >> side;
     // Horses: every leg of a horse attacking the king is a diagonal neighbour of the king.
     for (leg, a, b) in [
         (17u8, 18u8, 33u8),
@@ -491,6 +499,35 @@ impl Position {
     }
 
     pub(crate) fn compute_in_check(&self) -> bool {
+        let k = self.pieces[16 << self.side];
+        if k == 0 {
+            return false;
+        }
+        // Lines from the occupancy bits: a rook or the other king first on a line, a cannon
+        // second; then horses and pawns as in `attacked`.
+        let opp: u8 = 32 >> self.side;
+        let (file, rank) = line::coords(k);
+        for (l, geo) in line::lines(self, file, rank) {
+            if l.first == line::NONE {
+                continue;
+            }
+            let p = self.board[line::at(geo, l.first)];
+            if p & opp != 0 && matches!(kind_of(p), ROOK | KING) {
+                return true;
+            }
+            if l.second != line::NONE {
+                let p = self.board[line::at(geo, l.second)];
+                if p & opp != 0 && kind_of(p) == CANNON {
+                    return true;
+                }
+            }
+        }
+        attacked_by_horse_or_pawn(&self.board, k, self.side)
+    }
+
+    /// [`compute_in_check`](Position::compute_in_check) by walking the board (for tests).
+    #[cfg(test)]
+    pub(crate) fn in_check_by_walking(&self) -> bool {
         let k = self.pieces[16 << self.side] as usize;
         k != 0 && attacked(&self.board, k, self.side)
     }
