@@ -1,7 +1,23 @@
 //! # xiangqi
 //!
 //! Xiangqi (Chinese chess) for qi: complete rules, FEN, ICCS/WXF/Chinese notation, a fast legal
-//! move generator proven by perft, and a simple evaluation. Built on [`game_core`].
+//! move generator proven by perft, the engine evaluation [`Eval`] with the search aids of
+//! [`game_core::Position`] (quiescence with static exchange pruning, null move with a
+//! zugzwang guard, late-move reductions, repetition and perpetual-check rules), and the engine
+//! protocols GUIs speak: [`ucci::run`] (UCCI 3.0) and [`uci::run`] (UCI as Pikafish speaks
+//! it). [`bench::run`] is the fixed benchmark. Built on [`game_core`].
+//!
+//! ```
+//! use std::sync::atomic::AtomicBool;
+//! use game_core::search::{Limits, SearchOptions, Searcher};
+//! use xiangqi::{Eval, Position};
+//! // t1 of the reference tactics: a double-cannon mate in one.
+//! let pos = Position::from_fen("3aka3/9/9/9/9/9/3C5/9/4C4/3K5 w - - 0 1").unwrap();
+//! let mut searcher = Searcher::new(Eval, SearchOptions::default());
+//! let r = searcher.search(&pos, &Limits::depth(3), &AtomicBool::new(false), |_| {});
+//! assert_eq!(r.best_move.unwrap().to_string(), "d3e3");
+//! assert_eq!(r.score_view(), game_core::ScoreView::MatePlies(1));
+//! ```
 //!
 //! Coordinates are ICCS: files `a`..`i` (0..9) from Red's left, ranks `0`..`9` from Red's back
 //! rank. Red is [`game_core::Side::First`] and moves first. Rules follow the qi xiangqi facts
