@@ -344,9 +344,15 @@ impl<W: Write + Send + 'static> Engine<W> {
                 limits.hard_time = Some(hard);
             }
         }
+        // A bare `go` (no limit at all) searches until `stop`, like `go infinite`.
+        let unlimited = limits.depth.is_none()
+            && limits.nodes.is_none()
+            && limits.soft_time.is_none()
+            && limits.hard_time.is_none()
+            && budget.is_none();
         let control = Arc::new(Control {
             stop: AtomicBool::new(false),
-            hold: AtomicBool::new(request.infinite || request.ponder),
+            hold: AtomicBool::new(request.infinite || request.ponder || unlimited),
             budget,
             ponderhit_at: Mutex::new(None),
             done: AtomicBool::new(false),

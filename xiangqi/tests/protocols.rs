@@ -269,3 +269,98 @@ fn stop_answers_quickly() {
         assert!(latency < Duration::from_millis(250), "{latency:?}");
     }
 }
+
+mod garbage {
+    use proptest::prelude::*;
+
+    const WORDS: &[&str] = &[
+        "ucci",
+        "uci",
+        "isready",
+        "setoption",
+        "name",
+        "value",
+        "hashsize",
+        "Hash",
+        "threads",
+        "Threads",
+        "usemillisec",
+        "true",
+        "false",
+        "newgame",
+        "ucinewgame",
+        "position",
+        "startpos",
+        "fen",
+        "moves",
+        "h2e2",
+        "h9g7",
+        "h2h9",
+        "a0a1",
+        "z9z9",
+        "banmoves",
+        "go",
+        "depth",
+        "1",
+        "2",
+        "0",
+        "-1",
+        "99999999999999999999",
+        "nodes",
+        "time",
+        "increment",
+        "movestogo",
+        "opptime",
+        "wtime",
+        "btime",
+        "winc",
+        "movetime",
+        "ponder",
+        "ponderhit",
+        "stop",
+        "probe",
+        "searchmoves",
+        "UCI_Variant",
+        "xiangqi",
+        "Clear",
+        "MultiPV",
+        "é",
+        "",
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR",
+        "w",
+        "b",
+        "-",
+    ];
+
+    fn line() -> impl Strategy<Value = String> {
+        prop::collection::vec(prop::sample::select(WORDS), 0..8).prop_map(|w| w.join(" "))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+
+        /// Random lines never make a server panic or stop answering: after them, `isready`
+        /// still gets `readyok` and a depth-1 search from the start still gives a move.
+        #[test]
+        fn servers_survive_garbage(lines in prop::collection::vec(line(), 0..12)) {
+            // Keep searches short: no depth beyond 2 and no clocks (a big "time" in seconds).
+            let lines: Vec<String> = lines
+                .into_iter()
+                .filter(|l| !l.contains("99999") && !l.contains("time") && !l.contains("nodes"))
+                .map(|l| if l.starts_with("go") { "go depth 1".to_string() } else { l })
+                .collect();
+            for uci in [false, true] {
+                let mut script = lines.join("\n");
+                script.push_str("\nstop\nposition startpos\nisready\ngo depth 1\n");
+                let out = super::Transcript::default();
+                if uci {
+                    xiangqi::uci::run(script.as_bytes(), out.clone()).unwrap();
+                } else {
+                    xiangqi::ucci::run(script.as_bytes(), out.clone()).unwrap();
+                }
+                let text = out.text();
+                prop_assert!(text.contains("readyok") || text.contains("quit"), "{}", text);
+            }
+        }
+    }
+}
