@@ -21,7 +21,7 @@ use std::time::Duration;
 
 use game_core::search::Limits;
 
-use crate::engine::{Dialect, Engine, GoRequest, number, position_args, read_lines};
+use crate::engine::{Dialect, Engine, GoRequest, MAX_HASH_MIB, number, position_args, read_lines};
 use crate::timeman::Clock;
 
 /// The engine's name in `id name`.
@@ -104,7 +104,7 @@ impl<W: Write + Send + 'static> Session<W> {
             "option usemillisec type check default false".to_string(),
             "option ponder type check default false".to_string(),
             format!(
-                "option hashsize type spin min 1 max 65536 default {}",
+                "option hashsize type spin min 1 max {MAX_HASH_MIB} default {}",
                 options.hash_mib
             ),
             "option threads type spin min 1 max 256 default 1".to_string(),
@@ -131,11 +131,13 @@ impl<W: Write + Send + 'static> Session<W> {
         };
         match name.to_ascii_lowercase().as_str() {
             "hashsize" => match number::<usize>("hashsize", value) {
-                Ok(mb) if (1..=65536).contains(&mb) => self.engine.searcher().set_hash_mib(mb),
+                Ok(mb) if (1..=MAX_HASH_MIB).contains(&mb) => {
+                    self.engine.searcher().set_hash_mib(mb)
+                }
                 Ok(mb) => {
                     return self
                         .engine
-                        .error(&format!("hashsize {mb} MB is outside 1..65536"));
+                        .error(&format!("hashsize {mb} MB is outside 1..{MAX_HASH_MIB}"));
                 }
                 Err(e) => return self.engine.error(&e),
             },

@@ -20,7 +20,7 @@ use std::time::Duration;
 use game_core::Side;
 use game_core::search::Limits;
 
-use crate::engine::{Dialect, Engine, GoRequest, number, position_args, read_lines};
+use crate::engine::{Dialect, Engine, GoRequest, MAX_HASH_MIB, number, position_args, read_lines};
 use crate::timeman::Clock;
 use crate::ucci::ENGINE_NAME;
 
@@ -98,7 +98,7 @@ impl<W: Write + Send + 'static> Session<W> {
         for line in [
             format!("id name {ENGINE_NAME}"),
             "id author The qi developers".to_string(),
-            format!("option name Hash type spin default {hash} min 1 max 65536"),
+            format!("option name Hash type spin default {hash} min 1 max {MAX_HASH_MIB}"),
             "option name Threads type spin default 1 min 1 max 256".to_string(),
             "option name MultiPV type spin default 1 min 1 max 1".to_string(),
             "option name Ponder type check default false".to_string(),
@@ -134,7 +134,8 @@ impl<W: Write + Send + 'static> Session<W> {
             }
         };
         let outcome: Result<(), String> = match name.to_ascii_lowercase().as_str() {
-            "hash" => spin(1, 65536).map(|mb| self.engine.searcher().set_hash_mib(mb as usize)),
+            "hash" => spin(1, MAX_HASH_MIB as u64)
+                .map(|mb| self.engine.searcher().set_hash_mib(mb as usize)),
             "threads" => spin(1, 256).map(|n| self.engine.searcher().set_threads(n as usize)),
             "multipv" => match value {
                 Some("1") => Ok(()),
