@@ -197,7 +197,12 @@ pub fn analyze(
     }
     let stop = AtomicBool::new(false);
     let budget = engine.budget(ANALYZE_TIME);
-    let thought = game.think(&budget, &stop, &mut |_| {});
+    // Text mode shows every completed iteration on stderr; JSON mode stays quiet.
+    let thought = game.think(&budget, &stop, &mut |info| {
+        if !json {
+            eprintln!("{}", play::live_line(info));
+        }
+    });
     if json {
         let value = serde_json::to_string(&thought)
             .map_err(|e| CliError::Failed(format!("cannot write JSON: {e}")))?;
