@@ -316,7 +316,6 @@ pub fn protocol(
         Some((line, rest)) => Box::new(io::Cursor::new(line.into_bytes()).chain(rest)),
         None => Box::new(stdin.lock()),
     };
-    let output = io::stdout().lock();
-    games::serve(protocol, input, output)?;
+    games::serve(protocol, input)?;
     Ok(())
 }

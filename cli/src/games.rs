@@ -1,7 +1,7 @@
 //! The real games behind the frame: gomoku and renju, connect6, xiangqi. Each implements
 //! [`Rules`]; [`build`] turns command-line options into a [`Game`].
 
-use std::io::{BufRead, Write};
+use std::io::{self, BufRead};
 use std::sync::atomic::AtomicBool;
 
 use game_core::search::{SearchOptions, Searcher};
@@ -232,41 +232,31 @@ pub fn bench_positions(kind: GameKind) -> (Vec<PositionArgs>, u32) {
             ],
             4,
         ),
+        // The xiangqi crate's own benchmark (same positions, depth, table and thread as
+        // `xiangqi::bench::run`, so the node counts agree).
         GameKind::Xiangqi => (
-            vec![
-                PositionArgs::default(),
-                moves("h2e2 h9g7"),
-                moves("h2e2 h7e7 h0g2 b9c7"),
-                PositionArgs {
-                    fen: Some(
-                        "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN3NC1/9/R1BAKAB1R w - - 0 1"
-                            .to_string(),
-                    ),
+            xiangqi::bench::BENCH_FENS
+                .iter()
+                .map(|fen| PositionArgs {
+                    fen: Some((*fen).to_string()),
                     ..PositionArgs::default()
-                },
-            ],
-            8,
+                })
+                .collect(),
+            xiangqi::bench::DEFAULT_DEPTH,
         ),
     }
 }
 
-/// Hands `input`/`output` to a protocol loop.
+/// Hands `input` and stdout to a protocol loop.
 ///
 /// # Errors
 /// I/O errors of the streams.
-pub fn serve(
-    protocol: Protocol,
-    input: Box<dyn BufRead + '_>,
-    output: impl Write,
-) -> Result<(), CliError> {
+pub fn serve(protocol: Protocol, input: Box<dyn BufRead + '_>) -> Result<(), CliError> {
     match protocol {
-        Protocol::Connect6 => connect6::connectmore::run(input, output)?,
-        Protocol::Gomocup => gomoku::gomocup::run(input, output)?,
-        Protocol::Ucci | Protocol::Uci => {
-            return Err(CliError::Failed(format!(
-                "the {protocol:?} protocol is not in this build yet"
-            )));
-        }
+        Protocol::Connect6 => connect6::connectmore::run(input, io::stdout().lock())?,
+        Protocol::Gomocup => gomoku::gomocup::run(input, io::stdout().lock())?,
+        Protocol::Ucci => xiangqi::ucci::run(input, io::stdout())?,
+        Protocol::Uci => xiangqi::uci::run(input, io::stdout())?,
     }
     Ok(())
 }
@@ -785,7 +775,7 @@ mod connect6_game {
 /// Xiangqi.
 mod xiangqi_game {
     use super::*;
-    use xiangqi::{EndReason, MaterialEval, Move, PieceKind, Position as Xq};
+    use xiangqi::{EndReason, Eval, Move, PieceKind, Position as Xq};
 
     /// The start position from the options (`--fen`; `--moves` are played later).
     fn start(args: &PositionArgs) -> Result<Xq, CliError> {
@@ -874,10 +864,10 @@ mod xiangqi_game {
     }
 
     impl Rules for Xq {
-        type Engine = Searcher<Xq, MaterialEval>;
+        type Engine = Searcher<Xq, Eval>;
 
         fn new_engine(config: &EngineConfig) -> Self::Engine {
-            Searcher::new(MaterialEval, search_options(config))
+            Searcher::new(Eval, search_options(config))
         }
 
         fn think(

@@ -459,6 +459,28 @@ fn gomocup_protocol_by_command_by_first_line_and_by_name() {
     assert_eq!(stdout(&o), "OK\n");
 }
 
+#[test]
+fn xiangqi_protocols_by_command_and_by_first_line() {
+    for (args, first) in [
+        (&["ucci"][..], "ucci"),
+        (&["uci"][..], "uci"),
+        (&[][..], "ucci"),
+        (&[][..], "uci"),
+    ] {
+        let o = run(
+            args,
+            &format!("{first}\nposition startpos moves h2e2\ngo depth 3\nquit\n"),
+        );
+        assert!(o.status.success(), "{args:?} {first}: {}", stderr(&o));
+        let out = stdout(&o);
+        assert!(
+            out.contains(&format!("{first}ok")),
+            "{args:?} {first}: {out}"
+        );
+        assert!(out.contains("bestmove "), "{args:?} {first}: {out}");
+    }
+}
+
 // ----- bad input -----
 
 #[test]
