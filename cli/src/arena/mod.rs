@@ -516,6 +516,9 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
                     stop.store(true, Ordering::SeqCst);
                     fatal.get_or_insert(m);
                 }
+                Message::Done(_) if stop.load(Ordering::SeqCst) => {
+                    // Finished after the match was stopped (SPRT or a fatal error): not counted.
+                }
                 Message::Done(report) => {
                     finished += 1;
                     let r = report.wdl();
@@ -665,8 +668,9 @@ fn worker(
         if index >= setup.games {
             break;
         }
-        match play_game(setup, index, &mut clients, spawn_lock) {
-            Ok(report) => {
+        match play_game(setup, index, &mut clients, spawn_lock, stop) {
+            Ok(None) => break,
+            Ok(Some(report)) => {
                 if tx.send(Message::Done(Box::new(report))).is_err() {
                     break;
                 }
@@ -684,13 +688,15 @@ fn worker(
     }
 }
 
-/// Plays game `index`; `Err` only when an engine program cannot be started at all.
+/// Plays game `index`; `Ok(None)` when the match was stopped during the game (the game is
+/// abandoned and not counted), `Err` only when an engine program cannot be started at all.
 fn play_game(
     setup: &Setup,
     index: usize,
     clients: &mut [Option<Client>; 2],
     spawn_lock: &Mutex<()>,
-) -> Result<GameReport, String> {
+    stop: &AtomicBool,
+) -> Result<Option<GameReport>, String> {
     let first = index % 2; // engine playing the first side
     let opening = setup.opening(index);
     let mut game = Game::start(&setup.variant, &opening)
@@ -742,7 +748,11 @@ fn play_game(
                     } else {
                         Side::Second
                     };
-                    return Ok(finish(&game, Outcome::Win(side.opponent()), fault.reason()));
+                    return Ok(Some(finish(
+                        &game,
+                        Outcome::Win(side.opponent()),
+                        fault.reason(),
+                    )));
                 }
             }
         }
@@ -756,17 +766,24 @@ fn play_game(
             } else {
                 Side::Second
             };
-            return Ok(finish(&game, Outcome::Win(side.opponent()), fault.reason()));
+            return Ok(Some(finish(
+                &game,
+                Outcome::Win(side.opponent()),
+                fault.reason(),
+            )));
         }
     }
     let mut time_left = [setup.tc.start(), setup.tc.start()];
     loop {
+        if stop.load(Ordering::SeqCst) {
+            return Ok(None);
+        }
         if let Some((outcome, why)) = game.end() {
-            return Ok(finish(&game, outcome, why));
+            return Ok(Some(finish(&game, outcome, why)));
         }
         if setup.max_plies.is_some_and(|m| game.plies >= m) {
             let why = format!("draw by the move limit ({} engine moves)", game.plies);
-            return Ok(finish(&game, Outcome::Draw, why));
+            return Ok(Some(finish(&game, Outcome::Draw, why)));
         }
         let side = game.side_to_move();
         let e = engine_of(side);
@@ -784,21 +801,26 @@ fn play_game(
                     *t = t.saturating_sub(spent) + increment;
                 }
                 if let Err(why) = game.play_engine_move(&text) {
-                    return Ok(lose(&game, format!("illegal move '{text}': {why}")));
+                    let why = if why.contains(text.trim()) {
+                        format!("illegal move: {why}")
+                    } else {
+                        format!("illegal move '{text}': {why}")
+                    };
+                    return Ok(Some(lose(&game, why)));
                 }
             }
             Ok((Reply::NoMove(line), _)) => {
-                return Ok(lose(
+                return Ok(Some(lose(
                     &game,
                     format!("no move ('{line}') while legal moves remain"),
-                ));
+                )));
             }
             Err(fault) => {
                 if let Some(c) = clients[e].take() {
                     c.kill();
                 }
                 // The failed engine is restarted for the next game.
-                return Ok(lose(&game, fault.reason()));
+                return Ok(Some(lose(&game, fault.reason())));
             }
         }
     }
