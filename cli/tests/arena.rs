@@ -98,7 +98,10 @@ fn assert_clean(out: &str) {
 fn gomoku_qi_vs_qi_over_gomocup() {
     for (rule, size) in [("freestyle", "9"), ("renju", "9")] {
         let rec = temp(&format!("gomoku-{rule}.txt"));
+        let log = temp(&format!("gomoku-{rule}.log"));
         let out = qi_match(&[
+            "--log",
+            log.to_str().unwrap(),
             "gomoku",
             "--size",
             size,
@@ -145,6 +148,70 @@ fn gomoku_qi_vs_qi_over_gomocup() {
         let mut blacks: Vec<&str> = recs.iter().map(|r| r.tags["Black"].as_str()).collect();
         blacks.sort_unstable();
         assert_eq!(blacks, ["a", "b"]);
+        // Each --option went to the engine named before it (hash_size is in KiB).
+        let log = std::fs::read_to_string(&log).unwrap();
+        let code = if rule == "renju" { 4 } else { 0 };
+        for (name, kib) in [("a", 8192), ("b", 4096)] {
+            for line in [
+                "START 9".to_string(),
+                "INFO timeout_turn 20".to_string(),
+                format!("INFO rule {code}"),
+                format!("INFO hash_size {kib}"),
+            ] {
+                assert!(
+                    log.lines()
+                        .any(|l| l.starts_with(name) && l.ends_with(&format!("> {line}"))),
+                    "{name} {line}\n{log}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn gomoku_openings_file_and_game_clock() {
+    let rec = temp("gomoku-openings.txt");
+    let out = qi_match(&[
+        "gomoku",
+        "--size",
+        "9",
+        "--rule",
+        "standard",
+        "--engine",
+        "qi",
+        "--engine",
+        "qi",
+        "--openings",
+        &fixture("gomoku_openings.txt"),
+        "--games",
+        "4",
+        "--concurrency",
+        "2",
+        "--tc",
+        "2+0.02",
+        "--margin",
+        "1s",
+        "--records",
+        rec.to_str().unwrap(),
+    ]);
+    assert!(out.contains("Match finished: 4 games"), "{out}");
+    assert!(out.contains("2 openings from"), "{out}");
+    assert_clean(&out);
+    let recs = records(&rec);
+    assert_eq!(recs.len(), 4);
+    let mut openings: Vec<&str> = recs.iter().map(|r| r.tags["Opening"].as_str()).collect();
+    openings.sort_unstable();
+    // 0,0 1,1 -1,1 from the centre e5 (y down): e5 f4 d4.
+    assert_eq!(openings, ["e5d4f6", "e5d4f6", "e5f4d4", "e5f4d4"]);
+    for r in &recs {
+        assert_eq!(r.tags["TimeControl"], "2+0.02");
+        assert!(
+            r.moves
+                .starts_with(&format!("{} ", r.tags["Opening"][..2].to_string()))
+        );
+        let board = gomoku::Board::from_moves(9, gomoku::Rule::Standard, &r.moves).unwrap();
+        let (outcome, _) = board.game_end().expect("ended by rule");
+        assert_eq!(r.tags["Result"], result_of(outcome));
     }
 }
 
@@ -182,6 +249,33 @@ fn connect6_qi_vs_qi_over_connectmore() {
         assert_eq!(r.tags["Result"], result_of(outcome), "{r:?}");
         assert_eq!(r.tags["Termination"], reason.to_string());
         assert_eq!(r.tags["OpeningMoves"], "2");
+    }
+    // An openings file and a game clock.
+    let rec = temp("connect6-openings.txt");
+    let out = qi_match(&[
+        "connect6",
+        "--engine",
+        "qi",
+        "--engine",
+        "qi",
+        "--openings",
+        &fixture("connect6_openings.txt"),
+        "--games",
+        "2",
+        "--tc",
+        "3+0.05",
+        "--margin",
+        "1s",
+        "--records",
+        rec.to_str().unwrap(),
+    ]);
+    assert_clean(&out);
+    for r in records(&rec) {
+        assert_eq!(r.tags["Opening"], "j10 j9l11");
+        assert!(r.moves.starts_with("j10 j9l11 "), "{r:?}");
+        let pos = connect6::Connect6::from_moves(19, &r.moves).expect("legal moves");
+        let (outcome, _) = pos.game_end().expect("the game ended by rule");
+        assert_eq!(r.tags["Result"], result_of(outcome), "{r:?}");
     }
 }
 

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use game_core::Side;
 
-use super::engine::{EngineSpec, Proc, Proto, RecvError};
+use super::engine::{EngineSpec, Log, Proc, Proto, RecvError};
 use super::games::{Game, Variant};
 
 /// Time allowed for a handshake answer (`ucciok`, `uciok`, `readyok`, `OK`, `name`).
@@ -146,8 +146,12 @@ impl Client {
     /// # Errors
     /// `Err(Ok(message))` when the program cannot be started at all (the match stops), and
     /// `Err(Err(fault))` when it starts but fails the handshake (it loses the game).
-    pub fn start(spec: &EngineSpec, proto: Proto) -> Result<Client, Result<String, Fault>> {
-        let proc = match &spec.cmd {
+    pub fn start(
+        spec: &EngineSpec,
+        proto: Proto,
+        log: Option<(Log, String)>,
+    ) -> Result<Client, Result<String, Fault>> {
+        let mut proc = match &spec.cmd {
             Some(cmd) => Proc::spawn(cmd, &spec.args).map_err(Ok)?,
             None => {
                 let exe = std::env::current_exe()
@@ -155,6 +159,7 @@ impl Client {
                 Proc::spawn(&exe, &[proto.qi_subcommand().to_string()]).map_err(Ok)?
             }
         };
+        proc.log = log;
         let mut client = Client {
             proto,
             proc,

@@ -172,6 +172,9 @@ impl EngineSpec {
     }
 }
 
+/// A shared engine log file (`--log FILE`).
+pub type Log = std::sync::Arc<std::sync::Mutex<std::fs::File>>;
+
 /// Why no line came.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RecvError {
@@ -187,8 +190,8 @@ pub struct Proc {
     stdin: Option<ChildStdin>,
     lines: Receiver<Option<String>>,
     eof: bool,
-    /// Lines sent and received, for `--debug`.
-    pub debug: Option<String>,
+    /// Where every line sent (`>`) and received (`<`) is logged, and this engine's label.
+    pub log: Option<(Log, String)>,
 }
 
 impl Proc {
@@ -231,8 +234,17 @@ impl Proc {
             stdin,
             lines: rx,
             eof: false,
-            debug: None,
+            log: None,
         })
+    }
+
+    fn log_line(&self, dir: char, line: &str) {
+        if let Some((log, label)) = &self.log {
+            let mut f = log
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let _ = writeln!(f, "{label} {dir} {line}");
+        }
     }
 
     /// How the process ended, if it has: `exited with status N` or `killed by a signal`.
@@ -255,11 +267,7 @@ impl Proc {
     /// # Errors
     /// [`RecvError::Eof`] when the pipe is closed (the engine is gone).
     pub fn send(&mut self, line: &str) -> Result<(), RecvError> {
-        if let Some(d) = &mut self.debug {
-            d.push_str("> ");
-            d.push_str(line);
-            d.push('\n');
-        }
+        self.log_line('>', line);
         let ok = match &mut self.stdin {
             Some(w) => writeln!(w, "{line}").and_then(|()| w.flush()).is_ok(),
             None => false,
@@ -284,11 +292,7 @@ impl Proc {
         let wait = deadline.saturating_duration_since(Instant::now());
         match self.lines.recv_timeout(wait) {
             Ok(Some(line)) => {
-                if let Some(d) = &mut self.debug {
-                    d.push_str("< ");
-                    d.push_str(&line);
-                    d.push('\n');
-                }
+                self.log_line('<', &line);
                 Ok(line)
             }
             Ok(None) | Err(RecvTimeoutError::Disconnected) => {

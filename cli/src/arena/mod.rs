@@ -95,6 +95,10 @@ pub struct MatchArgs {
     /// Gomoku rule: freestyle (default), standard or renju.
     #[arg(long, value_name = "RULE")]
     pub rule: Option<String>,
+    /// Append every line sent to (`>`) and received from (`<`) the engines to FILE, each
+    /// prefixed with the engine's name and worker number (`a#1`).
+    #[arg(long, value_name = "FILE")]
+    pub log: Option<PathBuf>,
 }
 
 /// One finished game, as a worker reports it.
@@ -251,6 +255,7 @@ struct Setup {
     games: usize,
     tc_text: String,
     date: String,
+    log: Option<engine::Log>,
 }
 
 impl Setup {
@@ -453,6 +458,18 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
         ),
         None => None,
     };
+    let log = match &args.log {
+        Some(path) => Some(std::sync::Arc::new(Mutex::new(
+            OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| {
+                    CliError::Failed(format!("cannot open log file {}: {e}", path.display()))
+                })?,
+        ))),
+        None => None,
+    };
     let games = args.games as usize;
     let setup = Setup {
         variant,
@@ -466,6 +483,7 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
         games,
         tc_text,
         date: games::today(),
+        log,
     };
     let names = [setup.specs[0].name.clone(), setup.specs[1].name.clone()];
     let mut out = std::io::stdout().lock();
@@ -503,10 +521,10 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
     let mut sprt_end: Option<SprtState> = None;
     let spawn_lock = Mutex::new(());
     std::thread::scope(|scope| -> Result<(), CliError> {
-        for _ in 0..workers {
+        for w in 0..workers {
             let tx = tx.clone();
             let (setup, next, stop, spawn_lock) = (&setup, &next, &stop, &spawn_lock);
-            scope.spawn(move || worker(setup, next, stop, spawn_lock, &tx));
+            scope.spawn(move || worker(w + 1, setup, next, stop, spawn_lock, &tx));
         }
         drop(tx);
         let mut finished = 0;
@@ -653,6 +671,7 @@ fn fmt_elo(e: f64) -> String {
 /// One worker: its own two engines, games taken from the shared counter until the match
 /// is over or stopped.
 fn worker(
+    id: usize,
     setup: &Setup,
     next: &AtomicUsize,
     stop: &AtomicBool,
@@ -668,7 +687,7 @@ fn worker(
         if index >= setup.games {
             break;
         }
-        match play_game(setup, index, &mut clients, spawn_lock, stop) {
+        match play_game(id, setup, index, &mut clients, spawn_lock, stop) {
             Ok(None) => break,
             Ok(Some(report)) => {
                 if tx.send(Message::Done(Box::new(report))).is_err() {
@@ -691,6 +710,7 @@ fn worker(
 /// Plays game `index`; `Ok(None)` when the match was stopped during the game (the game is
 /// abandoned and not counted), `Err` only when an engine program cannot be started at all.
 fn play_game(
+    worker: usize,
     setup: &Setup,
     index: usize,
     clients: &mut [Option<Client>; 2],
@@ -737,7 +757,11 @@ fn play_game(
         if clients[e].is_none() {
             let started = {
                 let _guard = spawn_lock.lock().unwrap_or_else(|p| p.into_inner());
-                Client::start(&setup.specs[e], setup.protos[e])
+                let log = setup
+                    .log
+                    .as_ref()
+                    .map(|l| (l.clone(), format!("{}#{worker}", setup.specs[e].name)));
+                Client::start(&setup.specs[e], setup.protos[e], log)
             };
             match started {
                 Ok(c) => clients[e] = Some(c),
