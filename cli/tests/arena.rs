@@ -207,7 +207,7 @@ fn gomoku_openings_file_and_game_clock() {
         assert_eq!(r.tags["TimeControl"], "2+0.02");
         assert!(
             r.moves
-                .starts_with(&format!("{} ", r.tags["Opening"][..2].to_string()))
+                .starts_with(&format!("{} ", &r.tags["Opening"][..2]))
         );
         let board = gomoku::Board::from_moves(9, gomoku::Rule::Standard, &r.moves).unwrap();
         let (outcome, _) = board.game_end().expect("ended by rule");
