@@ -590,3 +590,67 @@ fn bad_match_options_are_usage_errors() {
         assert!(err.contains(needle), "{args:?}: {err}");
     }
 }
+
+/// True when this build of qi serves UCCI (the xiangqi protocol servers land on main
+/// separately from `qi match`).
+fn qi_serves_ucci() -> bool {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_qi"))
+        .arg("ucci")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let _ = child.stdin.take().unwrap().write_all(b"ucci\nquit\n");
+    let out = child.wait_with_output().unwrap();
+    String::from_utf8_lossy(&out.stdout).contains("ucciok")
+}
+
+#[test]
+fn xiangqi_qi_vs_qi_over_ucci_and_uci() {
+    if !qi_serves_ucci() {
+        eprintln!("SKIPPED: this build of qi does not serve UCCI yet (xiangqi::ucci not wired)");
+        return;
+    }
+    let rec = temp("xiangqi-qi.pgn");
+    let out = qi_match(&[
+        "xiangqi",
+        "--engine",
+        "qi,name=ucci",
+        "--engine",
+        "qi,name=uci,proto=uci",
+        "--each",
+        "hash=8",
+        "--games",
+        "2",
+        "--movetime",
+        "30ms",
+        "--margin",
+        "2s",
+        "--max-plies",
+        "120",
+        "--seed",
+        "9",
+        "--records",
+        rec.to_str().unwrap(),
+    ]);
+    assert!(out.contains("Match finished: 2 games"), "{out}");
+    assert_clean(&out);
+    let recs = records(&rec);
+    assert_eq!(recs.len(), 2);
+    for r in &recs {
+        assert_eq!(r.tags["Game"], "Chinese Chess");
+        let pos = replay_xiangqi(r);
+        match pos.game_end() {
+            Some((outcome, reason)) => {
+                assert_eq!(r.tags["Result"], result_of(outcome), "{r:?}");
+                assert_eq!(r.tags["Termination"], reason.to_string());
+            }
+            None => {
+                assert_eq!(r.tags["Result"], "1/2-1/2", "{r:?}");
+                assert!(r.tags["Termination"].contains("move limit (120"), "{r:?}");
+            }
+        }
+    }
+}
