@@ -552,28 +552,25 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
                     } else {
                         (&names[1], &names[0])
                     };
-                    let who = match report.outcome {
-                        Outcome::Win(s) => format!("{} wins", variant.side_name(s)),
-                        Outcome::Draw => "draw".to_string(),
+                    let why = match report.outcome {
+                        Outcome::Win(s) => {
+                            format!("{} wins: {}", variant.side_name(s), report.reason)
+                        }
+                        Outcome::Draw if report.reason.starts_with("draw") => report.reason.clone(),
+                        Outcome::Draw => format!("draw: {}", report.reason),
                     };
+                    // One line per game: the result, why, and the running score.
                     writeln!(
                         out,
-                        "Finished game {} ({a} vs {b}): {} {{{who}: {}}} [{} moves]",
+                        "Finished game {} ({a} vs {b}): {} {{{why}}} [{} moves]; score {} - {} - {} \
+                         [{:.3}] after {finished}",
                         report.index + 1,
                         result_tag(report.outcome),
-                        report.reason,
-                        report.plies
-                    )?;
-                    writeln!(
-                        out,
-                        "Score of {} vs {}: {} - {} - {}  [{:.3}] {}",
-                        names[0],
-                        names[1],
+                        report.plies,
                         wdl.wins,
                         wdl.losses,
                         wdl.draws,
                         wdl.score().unwrap_or(0.5),
-                        finished
                     )?;
                     out.flush()?;
                     if let Some(f) = &mut records {
