@@ -316,7 +316,7 @@ pub fn protocol(
         Some((line, rest)) => Box::new(io::Cursor::new(line.into_bytes()).chain(rest)),
         None => Box::new(stdin.lock()),
     };
-    let output = io::stdout().lock();
-    games::serve(protocol, input, output)?;
+    // Unlocked: the xiangqi servers write from their search thread too.
+    games::serve(protocol, input, io::stdout())?;
     Ok(())
 }
