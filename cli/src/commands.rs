@@ -197,7 +197,12 @@ pub fn analyze(
     }
     let stop = AtomicBool::new(false);
     let budget = engine.budget(ANALYZE_TIME);
-    let thought = game.think(&budget, &stop, &mut |_| {});
+    // Text mode shows every completed iteration on stderr; JSON mode stays quiet.
+    let thought = game.think(&budget, &stop, &mut |info| {
+        if !json {
+            eprintln!("{}", play::live_line(info));
+        }
+    });
     if json {
         let value = serde_json::to_string(&thought)
             .map_err(|e| CliError::Failed(format!("cannot write JSON: {e}")))?;
@@ -311,7 +316,7 @@ pub fn protocol(
         Some((line, rest)) => Box::new(io::Cursor::new(line.into_bytes()).chain(rest)),
         None => Box::new(stdin.lock()),
     };
-    let output = io::stdout().lock();
-    games::serve(protocol, input, output)?;
+    // Unlocked: the xiangqi servers write from their search thread too.
+    games::serve(protocol, input, io::stdout())?;
     Ok(())
 }

@@ -257,16 +257,13 @@ pub fn bench_positions(kind: GameKind) -> (Vec<PositionArgs>, u32) {
 pub fn serve(
     protocol: Protocol,
     input: Box<dyn BufRead + '_>,
-    output: impl Write,
+    output: impl Write + Send + 'static,
 ) -> Result<(), CliError> {
     match protocol {
         Protocol::Connect6 => connect6::connectmore::run(input, output)?,
         Protocol::Gomocup => gomoku::gomocup::run(input, output)?,
-        Protocol::Ucci | Protocol::Uci => {
-            return Err(CliError::Failed(format!(
-                "the {protocol:?} protocol is not in this build yet"
-            )));
-        }
+        Protocol::Ucci => xiangqi::ucci::run(input, output)?,
+        Protocol::Uci => xiangqi::uci::run(input, output)?,
     }
     Ok(())
 }

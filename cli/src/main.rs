@@ -59,6 +59,10 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Play a game in the terminal against the engine (or engine vs engine, human vs human).
+    ///
+    /// You take the side to move (the first side from the start) and the engine the other,
+    /// unless --black/--white (stone games) or --red/--black (xiangqi) say human or engine.
+    /// Type 'help' at the prompt for the commands.
     Play {
         /// The game (optional with --load).
         #[arg(value_enum)]

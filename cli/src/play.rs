@@ -254,7 +254,6 @@ fn think(
     err: &mut dyn Write,
     play: bool,
 ) -> io::Result<Thought> {
-    let start = Instant::now();
     let mut last_shown: Option<Instant> = None;
     let mut shown_any = false;
     let in_place = config.live_in_place;
@@ -288,7 +287,6 @@ fn think(
         write!(err, "\r\x1b[K")?;
         err.flush()?;
     }
-    let _ = start;
     Ok(thought)
 }
 

@@ -169,6 +169,40 @@ fn gomoku_save_and_continue() {
 }
 
 #[test]
+fn connect6_setup_record_round_trip() {
+    let record = temp_file("c6.txt");
+    let script = format!("k10 l10\nsave {}\nquit\n", record.display());
+    let o = run(
+        &[
+            "play",
+            "connect6",
+            "--black",
+            "j10 j11",
+            "--white",
+            "i9 k9 l11",
+            "--depth",
+            "1",
+            "--ascii",
+        ],
+        &script,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&record).expect("the saved record");
+    assert!(text.contains("[SetupBlack \"j10 j11\"]"), "{text}");
+    assert!(text.contains("[SetupWhite \"i9 k9 l11\"]"), "{text}");
+    assert!(text.contains("[ToMove \"black\"]"), "{text}");
+    assert!(text.contains("1. k10l10 "), "{text}");
+    let o = run(
+        &["play", "--load", record.to_str().unwrap(), "--ascii"],
+        "undo\nquit\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("Took back 2 turns."), "{out}");
+    assert!(out.contains("Black places 2 stones this turn."), "{out}");
+}
+
+#[test]
 fn renju_forbidden_move_loses() {
     let o = run(
         &[

@@ -348,6 +348,47 @@ impl<P: Position> Conformance<P> {
     }
 }
 
+/// A golden playthrough (OpenSpiel's idea): a seeded random game recorded ply by ply — the
+/// board as `render` draws it, the side to move, the sorted legal moves in the game's
+/// notation, the move played — and the outcome at the end. Snapshot it with insta: a changed
+/// playthrough is a behaviour change that a commit must explain.
+pub fn playthrough<P: Position>(
+    start: &P,
+    seed: u64,
+    max_plies: usize,
+    render: impl Fn(&P) -> String,
+) -> String {
+    use std::fmt::Write as _;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut pos = start.clone();
+    let mut moves = Vec::new();
+    let mut out = String::new();
+    for ply in 0..=max_plies {
+        let outcome = pos.generate_moves(&mut moves);
+        let _ = writeln!(
+            out,
+            "== ply {ply}, {:?} to move\n{}",
+            pos.side_to_move(),
+            render(&pos).trim_end()
+        );
+        if let Some(outcome) = outcome {
+            let _ = writeln!(out, "outcome: {outcome:?}");
+            return out;
+        }
+        let mut names: Vec<String> = moves.iter().map(|&m| pos.format_move(m)).collect();
+        names.sort();
+        let _ = writeln!(out, "legal ({}): {}", names.len(), names.join(" "));
+        if ply == max_plies {
+            break;
+        }
+        let mv = moves[rng.random_range(0..moves.len())];
+        let _ = writeln!(out, "plays: {}", pos.format_move(mv));
+        pos.play(mv);
+    }
+    let _ = writeln!(out, "stopped after {max_plies} plies");
+    out
+}
+
 /// The moves of `line` from `start`, each in the notation of the position it is played in.
 fn replay_line<P: Position>(start: &P, line: &[P::Move]) -> String {
     let mut pos = start.clone();

@@ -1,7 +1,23 @@
 //! # xiangqi
 //!
 //! Xiangqi (Chinese chess) for qi: complete rules, FEN, ICCS/WXF/Chinese notation, a fast legal
-//! move generator proven by perft, and a simple evaluation. Built on [`game_core`].
+//! move generator proven by perft, the engine evaluation [`Eval`] with the search aids of
+//! [`game_core::Position`] (quiescence with static exchange pruning, null move with a
+//! zugzwang guard, late-move reductions, repetition and perpetual-check rules), and the engine
+//! protocols GUIs speak: [`ucci::run`] (UCCI 3.0) and [`uci::run`] (UCI as Pikafish speaks
+//! it). [`bench::run`] is the fixed benchmark. Built on [`game_core`].
+//!
+//! ```
+//! use std::sync::atomic::AtomicBool;
+//! use game_core::search::{Limits, SearchOptions, Searcher};
+//! use xiangqi::{Eval, Position};
+//! // t1 of the reference tactics: a double-cannon mate in one.
+//! let pos = Position::from_fen("3aka3/9/9/9/9/9/3C5/9/4C4/3K5 w - - 0 1").unwrap();
+//! let mut searcher = Searcher::new(Eval, SearchOptions::default());
+//! let r = searcher.search(&pos, &Limits::depth(3), &AtomicBool::new(false), |_| {});
+//! assert_eq!(r.best_move.unwrap().to_string(), "d3e3");
+//! assert_eq!(r.score_view(), game_core::ScoreView::MatePlies(1));
+//! ```
 //!
 //! Coordinates are ICCS: files `a`..`i` (0..9) from Red's left, ranks `0`..`9` from Red's back
 //! rank. Red is [`game_core::Side::First`] and moves first. Rules follow the qi xiangqi facts
@@ -19,16 +35,24 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod bench;
+mod engine;
 mod eval;
 mod fen;
+mod line;
 mod notation;
 mod position;
+mod see;
+pub mod timeman;
 mod types;
+pub mod ucci;
+pub mod uci;
 
-pub use eval::{MATERIAL, MaterialEval};
+pub use eval::{Eval, MATERIAL, MATERIAL_MG_EG, MaterialEval, PHASE_MAX};
 pub use fen::{FenError, ParseFenError, PlacementProblem, PositionError, START_FEN, Setup};
 pub use notation::{Illegal, MoveError, check_move};
 pub use position::{DEFAULT_NO_CAPTURE_LIMIT, EndReason, Position};
+pub use see::SEE_VALUE;
 pub use types::{Move, Piece, PieceKind, Square};
 
 use game_core::{Outcome, Side};
@@ -87,7 +111,9 @@ impl game_core::Position for Position {
         mv.to_string()
     }
 
-    /// MVV-LVA for captures (victim value * 16 minus attacker value), 0 for quiet moves.
+    /// Captures: MVV-LVA (victim value * 16 minus attacker value) when the exchange does not
+    /// lose material, else the (negative) static exchange value, so losing captures come
+    /// last among the captures. 0 for quiet moves.
     #[inline]
     fn order_hint(&self, mv: Move) -> i32 {
         let victim = self.board[mv.to().raw()];
@@ -95,8 +121,17 @@ impl game_core::Position for Position {
             return 0;
         }
         let attacker = self.board[mv.from().raw()];
-        ORDER_VALUE[position::kind_of(victim) as usize] * 16
-            - ORDER_VALUE[position::kind_of(attacker) as usize]
+        let (v, a) = (
+            position::kind_of(victim) as usize,
+            position::kind_of(attacker) as usize,
+        );
+        if SEE_VALUE[a] > SEE_VALUE[v] {
+            let see = self.see(mv);
+            if see < 0 {
+                return see - 10_000;
+            }
+        }
+        ORDER_VALUE[v] * 16 - ORDER_VALUE[a]
     }
 
     /// Captures.
@@ -107,9 +142,15 @@ impl game_core::Position for Position {
 
     const QUIESCENCE: bool = true;
 
-    /// Legal captures; never an outcome (mate and stalemate are found by full generation).
+    /// Legal captures that do not lose material by static exchange evaluation; never an
+    /// outcome (mate and stalemate are found by full generation).
     fn generate_tactical(&self, moves: &mut Vec<Move>) -> Option<Outcome> {
         self.legal_captures_into(moves);
+        moves.retain(|&mv| {
+            let v = position::kind_of(self.board[mv.to().raw()]) as usize;
+            let a = position::kind_of(self.board[mv.from().raw()]) as usize;
+            SEE_VALUE[a] <= SEE_VALUE[v] || self.see(mv) >= 0
+        });
         None
     }
 

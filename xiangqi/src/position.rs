@@ -6,7 +6,8 @@ use std::fmt;
 use game_core::zobrist::SplitMix64;
 use game_core::{Outcome, Side};
 
-use crate::eval::PSQ;
+use crate::eval::{PHASE_WEIGHT, PSQ, PST};
+use crate::line;
 use crate::types::{Move, Piece, PieceKind, Square};
 
 /// Board byte of an empty point.
@@ -151,6 +152,15 @@ pub struct Position {
     pub(crate) key: u64,
     /// Material + piece-square score, Red minus Black.
     pub(crate) psq: i32,
+    /// Packed (opening, endgame) material + piece-square score of [`crate::Eval`], Red minus
+    /// Black.
+    pub(crate) pst: i32,
+    /// Game phase: the sum of [`PHASE_WEIGHT`] over the pieces on the board.
+    pub(crate) phase: i32,
+    /// Occupancy of each rank: bit `file` set when the point holds a piece.
+    pub(crate) occ_rank: [u16; 10],
+    /// Occupancy of each file: bit `rank` set when the point holds a piece.
+    pub(crate) occ_file: [u16; 9],
     pub(crate) history: Vec<State>,
     /// Full-move number of the set-up position (FEN field 6).
     pub(crate) start_fullmove: u32,
@@ -172,6 +182,10 @@ impl Clone for Position {
             side: self.side,
             key: self.key,
             psq: self.psq,
+            pst: self.pst,
+            phase: self.phase,
+            occ_rank: self.occ_rank,
+            occ_file: self.occ_file,
             history,
             start_fullmove: self.start_fullmove,
             start_side: self.start_side,
@@ -263,13 +277,17 @@ impl Sink for MoveList {
 /// leg is free, or a pawn in front or beside.
 #[inline]
 pub(crate) fn attacked(board: &[u8; 256], k: usize, side: usize) -> bool {
+    // Points are stepped in `u8` (wrapping) so that indexing the 256-point board needs no
+    // bounds check; the padding stops every walk before it could wrap.
+    let at = |sq: u8| board[sq as usize];
+    let k = k as u8;
     let opp: u8 = 32 >> side;
-    for d in [1isize, -1, 16, -16] {
-        let mut s = (k as isize + d) as usize;
-        let mut p = board[s];
+    for d in [1u8, 255, 16, 240] {
+        let mut s = k.wrapping_add(d);
+        let mut p = at(s);
         while p == EMPTY {
-            s = (s as isize + d) as usize;
-            p = board[s];
+            s = s.wrapping_add(d);
+            p = at(s);
         }
         if p == OFF {
             continue;
@@ -280,35 +298,43 @@ pub(crate) fn attacked(board: &[u8; 256], k: usize, side: usize) -> bool {
                 return true;
             }
         }
-        s = (s as isize + d) as usize;
-        p = board[s];
+        s = s.wrapping_add(d);
+        p = at(s);
         while p == EMPTY {
-            s = (s as isize + d) as usize;
-            p = board[s];
+            s = s.wrapping_add(d);
+            p = at(s);
         }
         if p & opp != 0 && kind_of(p) == CANNON {
             return true;
         }
     }
+    attacked_by_horse_or_pawn(board, k, side)
+}
+
+/// The horse and pawn part of [`attacked`].
+#[inline]
+fn attacked_by_horse_or_pawn(board: &[u8; 256], k: u8, side: usize) -> bool {
+    let at = |sq: u8| board[sq as usize];
+    let opp: u8 = 32 >> side;
     // Horses: every leg of a horse attacking the king is a diagonal neighbour of the king.
     for (leg, a, b) in [
-        (17isize, 18isize, 33isize),
+        (17u8, 18u8, 33u8),
         (15, 14, 31),
-        (-15, -14, -31),
-        (-17, -18, -33),
+        (241, 242, 225),
+        (239, 238, 223),
     ] {
-        if board[(k as isize + leg) as usize] == EMPTY {
-            let pa = board[(k as isize + a) as usize];
-            let pb = board[(k as isize + b) as usize];
+        if at(k.wrapping_add(leg)) == EMPTY {
+            let pa = at(k.wrapping_add(a));
+            let pb = at(k.wrapping_add(b));
             if (pa & opp != 0 && kind_of(pa) == HORSE) || (pb & opp != 0 && kind_of(pb) == HORSE) {
                 return true;
             }
         }
     }
     // Pawns: an enemy pawn in front of the king (from the king's side's view) or beside it.
-    let fwd: isize = if side == 0 { 16 } else { -16 };
-    for d in [fwd, 1, -1] {
-        let p = board[(k as isize + d) as usize];
+    let fwd: u8 = if side == 0 { 16 } else { 240 };
+    for d in [fwd, 1, 255] {
+        let p = at(k.wrapping_add(d));
         if p & opp != 0 && kind_of(p) == PAWN {
             return true;
         }
@@ -336,6 +362,10 @@ impl Position {
             side,
             key: if side == 1 { ZOBRIST_SIDE } else { 0 },
             psq: 0,
+            pst: 0,
+            phase: 0,
+            occ_rank: [0; 10],
+            occ_file: [0; 9],
             history,
             start_fullmove: fullmove,
             start_side: side,
@@ -356,8 +386,11 @@ impl Position {
             if self.pieces[p as usize] == 0 {
                 self.pieces[p as usize] = sq.0;
                 self.board[sq.raw()] = p;
+                self.toggle_occupancy(sq.raw());
                 self.key ^= ZOBRIST[zkind(p) + sq.raw()];
                 self.psq += PSQ[side][kind][sq.raw()];
+                self.pst += PST[side][kind][sq.raw()];
+                self.phase += PHASE_WEIGHT[kind];
                 return true;
             }
         }
@@ -466,6 +499,35 @@ impl Position {
     }
 
     pub(crate) fn compute_in_check(&self) -> bool {
+        let k = self.pieces[16 << self.side];
+        if k == 0 {
+            return false;
+        }
+        // Lines from the occupancy bits: a rook or the other king first on a line, a cannon
+        // second; then horses and pawns as in `attacked`.
+        let opp: u8 = 32 >> self.side;
+        let (file, rank) = line::coords(k);
+        for (l, geo) in line::lines(self, file, rank) {
+            if l.first == line::NONE {
+                continue;
+            }
+            let p = self.board[line::at(geo, l.first)];
+            if p & opp != 0 && matches!(kind_of(p), ROOK | KING) {
+                return true;
+            }
+            if l.second != line::NONE {
+                let p = self.board[line::at(geo, l.second)];
+                if p & opp != 0 && kind_of(p) == CANNON {
+                    return true;
+                }
+            }
+        }
+        attacked_by_horse_or_pawn(&self.board, k, self.side)
+    }
+
+    /// [`compute_in_check`](Position::compute_in_check) by walking the board (for tests).
+    #[cfg(test)]
+    pub(crate) fn in_check_by_walking(&self) -> bool {
         let k = self.pieces[16 << self.side] as usize;
         k != 0 && attacked(&self.board, k, self.side)
     }
@@ -494,22 +556,32 @@ impl Position {
         let kind = kind_of(p) as usize;
         self.board[to] = p;
         self.board[from] = EMPTY;
+        self.toggle_occupancy(from);
+        if cap == EMPTY {
+            self.toggle_occupancy(to);
+        }
         self.pieces[p as usize] = to as u8;
         let zk = zkind(p);
         let mut key = self.key ^ ZOBRIST_SIDE ^ ZOBRIST[zk + from] ^ ZOBRIST[zk + to];
         let table = &PSQ[side][kind];
         let mut psq = self.psq + table[to] - table[from];
+        let pst_table = &PST[side][kind];
+        let mut pst = self.pst + pst_table[to] - pst_table[from];
         let clock;
         if cap != EMPTY {
             self.pieces[cap as usize] = 0;
             key ^= ZOBRIST[zkind(cap) + to];
-            psq -= PSQ[side ^ 1][kind_of(cap) as usize][to];
+            let ck = kind_of(cap) as usize;
+            psq -= PSQ[side ^ 1][ck][to];
+            pst -= PST[side ^ 1][ck][to];
+            self.phase -= PHASE_WEIGHT[ck];
             clock = 0;
         } else {
             clock = self.state().clock.saturating_add(1);
         }
         self.key = key;
         self.psq = psq;
+        self.pst = pst;
         self.side = side ^ 1;
         let in_check = self.compute_in_check();
         self.history.push(State {
@@ -519,6 +591,17 @@ impl Position {
             in_check,
             clock,
         });
+    }
+
+    /// Flips the occupancy bits of the mailbox point `sq`.
+    #[inline]
+    fn toggle_occupancy(&mut self, sq: usize) {
+        let file = (sq & 15).wrapping_sub(3);
+        let rank = (sq >> 4).wrapping_sub(3);
+        if file < 9 && rank < 10 {
+            self.occ_rank[rank] ^= 1 << file;
+            self.occ_file[file] ^= 1 << rank;
+        }
     }
 
     /// Takes back `mv`, the last move played.
@@ -531,14 +614,23 @@ impl Position {
         let cap = st.captured;
         self.board[from] = p;
         self.board[to] = cap;
+        self.toggle_occupancy(from);
+        if cap == EMPTY {
+            self.toggle_occupancy(to);
+        }
         self.pieces[p as usize] = from as u8;
         self.side ^= 1;
         let kind = kind_of(p) as usize;
         let table = &PSQ[self.side][kind];
         self.psq += table[from] - table[to];
+        let pst_table = &PST[self.side][kind];
+        self.pst += pst_table[from] - pst_table[to];
         if cap != EMPTY {
             self.pieces[cap as usize] = to as u8;
-            self.psq += PSQ[self.side ^ 1][kind_of(cap) as usize][to];
+            let ck = kind_of(cap) as usize;
+            self.psq += PSQ[self.side ^ 1][ck][to];
+            self.pst += PST[self.side ^ 1][ck][to];
+            self.phase += PHASE_WEIGHT[ck];
         }
         self.key = self.state().key;
     }
@@ -604,7 +696,7 @@ impl Position {
 
         // King: always tested.
         for d in [1isize, -1, 16, -16] {
-            let to = (k as isize + d) as usize;
+            let to = ((k as isize + d) as usize) & 255;
             let t = b[to];
             if IN_PALACE[to] && t & own == 0 && (!CAPTURES || t != EMPTY) {
                 b[to] = b[k];
@@ -624,13 +716,24 @@ impl Position {
                 continue;
             }
             let danger = danger_of(from);
-            for d in [1isize, -1, 16, -16] {
-                let mut to = (from as isize + d) as usize;
-                while b[to] == EMPTY {
-                    if !CAPTURES {
-                        emit!(from, to, danger);
+            if CAPTURES {
+                // The first piece on each line, from the occupancy bits.
+                let (file, rank) = line::coords(from as u8);
+                for (l, geo) in line::lines(self, file, rank) {
+                    if l.first != line::NONE {
+                        let to = line::at(geo, l.first);
+                        if b[to] & opp != 0 {
+                            emit!(from, to, danger);
+                        }
                     }
-                    to = (to as isize + d) as usize;
+                }
+                continue;
+            }
+            for d in [1isize, -1, 16, -16] {
+                let mut to = ((from as isize + d) as usize) & 255;
+                while b[to] == EMPTY {
+                    emit!(from, to, danger);
+                    to = ((to as isize + d) as usize) & 255;
                 }
                 if b[to] & opp != 0 {
                     emit!(from, to, danger);
@@ -644,20 +747,31 @@ impl Position {
                 continue;
             }
             let danger = danger_of(from);
-            for d in [1isize, -1, 16, -16] {
-                let mut to = (from as isize + d) as usize;
-                while b[to] == EMPTY {
-                    if !CAPTURES {
-                        emit!(from, to, danger);
+            if CAPTURES {
+                // The second piece on each line (over the screen), from the occupancy bits.
+                let (file, rank) = line::coords(from as u8);
+                for (l, geo) in line::lines(self, file, rank) {
+                    if l.second != line::NONE {
+                        let to = line::at(geo, l.second);
+                        if b[to] & opp != 0 {
+                            emit!(from, to, danger);
+                        }
                     }
-                    to = (to as isize + d) as usize;
+                }
+                continue;
+            }
+            for d in [1isize, -1, 16, -16] {
+                let mut to = ((from as isize + d) as usize) & 255;
+                while b[to] == EMPTY {
+                    emit!(from, to, danger);
+                    to = ((to as isize + d) as usize) & 255;
                 }
                 if b[to] == OFF {
                     continue;
                 }
-                to = (to as isize + d) as usize;
+                to = ((to as isize + d) as usize) & 255;
                 while b[to] == EMPTY {
-                    to = (to as isize + d) as usize;
+                    to = ((to as isize + d) as usize) & 255;
                 }
                 if b[to] & opp != 0 {
                     emit!(from, to, danger);
@@ -677,11 +791,11 @@ impl Position {
                 (1, 18, -14),
                 (-1, -18, 14),
             ] {
-                if b[(from as isize + leg) as usize] != EMPTY {
+                if b[((from as isize + leg) as usize) & 255] != EMPTY {
                     continue;
                 }
                 for t in [t1, t2] {
-                    let to = (from as isize + t) as usize;
+                    let to = ((from as isize + t) as usize) & 255;
                     let x = b[to];
                     if x != OFF && x & own == 0 && (!CAPTURES || x != EMPTY) {
                         emit!(from, to, danger);
@@ -698,13 +812,13 @@ impl Position {
             }
             let danger = danger_of(from);
             let crossed = (from >= 0x80) == (side == 0);
-            let to = (from as isize + fwd) as usize;
+            let to = ((from as isize + fwd) as usize) & 255;
             let x = b[to];
             if x != OFF && x & own == 0 && (!CAPTURES || x != EMPTY) {
                 emit!(from, to, danger);
             }
             if crossed {
-                for to in [from - 1, from + 1] {
+                for to in [(from - 1) & 255, (from + 1) & 255] {
                     let x = b[to];
                     if x != OFF && x & own == 0 && (!CAPTURES || x != EMPTY) {
                         emit!(from, to, danger);
@@ -720,7 +834,7 @@ impl Position {
             }
             let danger = danger_of(from);
             for d in [15isize, 17, -15, -17] {
-                let to = (from as isize + d) as usize;
+                let to = ((from as isize + d) as usize) & 255;
                 let x = b[to];
                 if IN_PALACE[to] && x & own == 0 && (!CAPTURES || x != EMPTY) {
                     emit!(from, to, danger);
@@ -735,13 +849,13 @@ impl Position {
             }
             let danger = danger_of(from);
             for (eye, d) in [(17isize, 34isize), (15, 30), (-15, -30), (-17, -34)] {
-                let to = (from as isize + d) as usize;
+                let to = ((from as isize + d) as usize) & 255;
                 let x = b[to];
                 if x != OFF
                     && x & own == 0
                     && (!CAPTURES || x != EMPTY)
                     && (to ^ from) & 0x80 == 0
-                    && b[(from as isize + eye) as usize] == EMPTY
+                    && b[((from as isize + eye) as usize) & 255] == EMPTY
                 {
                     emit!(from, to, danger);
                 }
@@ -919,6 +1033,41 @@ impl Position {
             (true, false) => (Outcome::Win(me.opponent()), EndReason::PerpetualCheck),
             _ => (Outcome::Draw, EndReason::Repetition),
         })
+    }
+
+    /// The packed (opening, endgame) material + piece-square score of [`crate::Eval`]
+    /// computed from scratch with the game phase (for tests of the incremental update).
+    #[cfg(test)]
+    pub(crate) fn occupancy_from_scratch(&self) -> ([u16; 10], [u16; 9]) {
+        let mut ranks = [0u16; 10];
+        let mut files = [0u16; 9];
+        for sq in Square::all() {
+            if self.board[sq.raw()] != EMPTY {
+                ranks[sq.rank() as usize] |= 1 << sq.file();
+                files[sq.file() as usize] |= 1 << sq.rank();
+            }
+        }
+        (ranks, files)
+    }
+
+    #[cfg(test)]
+    pub(crate) fn pst_from_scratch(&self) -> (i32, i32) {
+        let (mut pst, mut phase) = (0, 0);
+        for (sq, &p) in self.board.iter().enumerate() {
+            if p != EMPTY && p != OFF {
+                let kind = kind_of(p) as usize;
+                pst += PST[side_of(p)][kind][sq];
+                phase += PHASE_WEIGHT[kind];
+            }
+        }
+        (pst, phase)
+    }
+
+    /// The game phase: 32 with every rook, horse and cannon on the board, down to 0 with none
+    /// (rook 4, horse and cannon 2 each).
+    #[must_use]
+    pub fn phase(&self) -> i32 {
+        self.phase
     }
 
     /// Material + piece-square score from Red's point of view (incremental).

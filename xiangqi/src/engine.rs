@@ -1,0 +1,502 @@
+//! The engine behind the UCCI and UCI servers: the current position, the searcher, and one
+//! search at a time running on its own thread while the protocol reader keeps reading.
+//!
+//! Output goes through an `Arc<Mutex<W>>` shared with the search thread; every line is
+//! written whole and flushed at once.
+
+use std::io::{self, BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use game_core::ScoreView;
+use game_core::search::{Limits, Report, SearchOptions, SearchResult, Searcher};
+
+use crate::timeman::Clock;
+use crate::{Eval, Move, Position};
+
+/// The largest transposition table the servers accept, in MiB (a larger request could not
+/// be allocated on the machines qi runs on, and a failed allocation aborts).
+pub(crate) const MAX_HASH_MIB: usize = 4096;
+
+/// The searcher type the servers use.
+pub(crate) type EngineSearcher = Searcher<Position, Eval>;
+
+/// Writes `line` and a newline, then flushes. A poisoned lock (a panicked writer) is still
+/// used: the output stream itself is intact.
+pub(crate) fn send<W: Write>(out: &Mutex<W>, line: &str) -> io::Result<()> {
+    let mut w = out
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    w.write_all(line.as_bytes())?;
+    w.write_all(b"\n")?;
+    w.flush()
+}
+
+/// Reads lines (invalid UTF-8 replaced, `\r` and surrounding blanks trimmed) and hands each
+/// non-empty one to `handle` until it returns `Ok(false)` or the input ends.
+pub(crate) fn read_lines<R: BufRead>(
+    mut input: R,
+    mut handle: impl FnMut(&str) -> io::Result<bool>,
+) -> io::Result<()> {
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        if input.read_until(b'\n', &mut buf)? == 0 {
+            return Ok(());
+        }
+        let line = String::from_utf8_lossy(&buf);
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        if !handle(line)? {
+            return Ok(());
+        }
+    }
+}
+
+/// The protocol spoken: how moves, scores and results are written.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Dialect {
+    /// UCCI 3.0: ICCS ranks 0..9, plain integer scores, `nobestmove`.
+    Ucci,
+    /// UCI: ranks 0..9 as Pikafish speaks it, or 1..10 after `UCI_Variant xiangqi`
+    /// (cutechess, Fairy-Stockfish).
+    Uci {
+        /// Ranks written 1..10 instead of 0..9.
+        ranks_from_one: bool,
+    },
+}
+
+/// The UCCI score of a forced win in `p` plies: `10000 - p` (negative for a loss), the
+/// ElephantEye convention UCCI GUIs understand.
+pub(crate) const UCCI_MATE: i32 = 10_000;
+
+impl Dialect {
+    /// A move in this dialect's coordinates.
+    pub(crate) fn format_move(self, mv: Move) -> String {
+        match self {
+            Dialect::Uci {
+                ranks_from_one: true,
+            } => format!(
+                "{}{}{}{}",
+                (b'a' + mv.from().file()) as char,
+                mv.from().rank() + 1,
+                (b'a' + mv.to().file()) as char,
+                mv.to().rank() + 1
+            ),
+            _ => mv.to_string(),
+        }
+    }
+
+    /// Reads a move in this dialect's coordinates and checks it is legal in `pos`.
+    pub(crate) fn parse_move(self, pos: &Position, text: &str) -> Result<Move, String> {
+        let iccs = match self {
+            Dialect::Uci {
+                ranks_from_one: true,
+            } => one_based_to_iccs(text).ok_or_else(|| {
+                format!("'{text}' is not a move like h3e3 (files a..i, ranks 1..10)")
+            })?,
+            _ => text.to_string(),
+        };
+        match self {
+            Dialect::Uci {
+                ranks_from_one: true,
+            } => pos
+                .parse_iccs(&iccs)
+                .map_err(|e| format!("{e} (read with ranks 1..10 as {iccs})")),
+            _ => pos.parse_iccs(&iccs).map_err(|e| e.to_string()),
+        }
+    }
+
+    /// The `info` lines of a completed iteration.
+    fn info_lines(self, r: &Report<Move>) -> Vec<String> {
+        let pv: Vec<String> = r.pv.iter().map(|&m| self.format_move(m)).collect();
+        let pv = pv.join(" ");
+        match self {
+            Dialect::Ucci => {
+                let score = match r.score_view() {
+                    ScoreView::Centi(s) => s.clamp(-(UCCI_MATE - 1000), UCCI_MATE - 1000),
+                    ScoreView::MatePlies(p) if p > 0 => UCCI_MATE - p,
+                    ScoreView::MatePlies(p) => -(UCCI_MATE + p),
+                };
+                vec![
+                    format!("info depth {} score {score} pv {pv}", r.depth),
+                    format!(
+                        "info time {} nodes {} nps {} seldepth {} hashfull {}",
+                        r.time_ms, r.nodes, r.nps, r.seldepth, r.hashfull
+                    ),
+                ]
+            }
+            Dialect::Uci { .. } => {
+                let view = r.score_view();
+                let score = match view.mate_moves() {
+                    Some(m) => format!("mate {m}"),
+                    None => match view {
+                        ScoreView::Centi(s) => format!("cp {s}"),
+                        ScoreView::MatePlies(_) => unreachable!("mate_moves covers mates"),
+                    },
+                };
+                vec![format!(
+                    "info depth {} seldepth {} multipv 1 score {score} nodes {} nps {} hashfull {} time {} pv {pv}",
+                    r.depth, r.seldepth, r.nodes, r.nps, r.hashfull, r.time_ms
+                )]
+            }
+        }
+    }
+
+    /// The final answer of a search.
+    fn best_move_line(self, result: &SearchResult<Move>) -> String {
+        match (result.best_move, self) {
+            (None, Dialect::Ucci) => "nobestmove".to_string(),
+            (None, Dialect::Uci { .. }) => "bestmove (none)".to_string(),
+            (Some(mv), _) => match result.ponder_move {
+                Some(p) => format!(
+                    "bestmove {} ponder {}",
+                    self.format_move(mv),
+                    self.format_move(p)
+                ),
+                None => format!("bestmove {}", self.format_move(mv)),
+            },
+        }
+    }
+}
+
+/// `h3e3` / `a10a9` (ranks 1..10) to ICCS `h2e2` / `a9a8`.
+fn one_based_to_iccs(text: &str) -> Option<String> {
+    let b = text.as_bytes();
+    let file = |c: u8| (b'a'..=b'i').contains(&c.to_ascii_lowercase());
+    if b.is_empty() || !file(b[0]) {
+        return None;
+    }
+    let second = (1..b.len()).find(|&i| file(b[i]))?;
+    let rank = |digits: &str| -> Option<u8> {
+        let n: u8 = digits.parse().ok()?;
+        (1..=10).contains(&n).then(|| n - 1)
+    };
+    let r1 = rank(text.get(1..second)?)?;
+    let r2 = rank(text.get(second + 1..)?)?;
+    Some(format!(
+        "{}{}{}{}",
+        b[0].to_ascii_lowercase() as char,
+        r1,
+        b[second].to_ascii_lowercase() as char,
+        r2
+    ))
+}
+
+/// What a `go` command asks for, protocol-independent.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct GoRequest {
+    /// Depth, nodes, root move restrictions (time limits are set by the engine).
+    pub limits: Limits<Move>,
+    /// The clock of the side to move, if the search is timed by a clock.
+    pub clock: Option<Clock>,
+    /// A fixed time for this move.
+    pub movetime: Option<Duration>,
+    /// Search until `stop`.
+    pub infinite: bool,
+    /// Ponder: search until `ponderhit` (then the clock applies) or `stop`.
+    pub ponder: bool,
+}
+
+/// What the protocol thread and the search thread share about one search.
+struct Control {
+    stop: AtomicBool,
+    /// While true (infinite search, ponder not yet hit), a finished search waits for `stop`
+    /// or `ponderhit` before answering.
+    hold: AtomicBool,
+    /// The time to apply after `ponderhit`: (soft, hard).
+    budget: Option<(Duration, Duration)>,
+    ponderhit_at: Mutex<Option<Instant>>,
+    done: AtomicBool,
+}
+
+/// The engine state one protocol session drives.
+pub(crate) struct Engine<W: Write + Send + 'static> {
+    out: Arc<Mutex<W>>,
+    pub dialect: Dialect,
+    /// The position searched by the next `go` (with its game history, for repetitions).
+    pub position: Position,
+    /// Root moves the next search must not play (UCCI `banmoves`).
+    pub banned: Vec<Move>,
+    searcher: Option<EngineSearcher>,
+    job: Option<(JoinHandle<EngineSearcher>, Arc<Control>)>,
+    /// Reserve per move for the GUI and pipes.
+    pub move_overhead: Duration,
+}
+
+impl<W: Write + Send + 'static> Engine<W> {
+    pub fn new(output: W, dialect: Dialect) -> Self {
+        Engine {
+            out: Arc::new(Mutex::new(output)),
+            dialect,
+            position: Position::startpos(),
+            banned: Vec::new(),
+            searcher: Some(Searcher::new(
+                Eval,
+                SearchOptions {
+                    hash_mib: 16,
+                    threads: 1,
+                    ..SearchOptions::default()
+                },
+            )),
+            job: None,
+            move_overhead: Duration::from_millis(20),
+        }
+    }
+
+    /// Writes one line.
+    pub fn send(&self, line: &str) -> io::Result<()> {
+        send(&self.out, line)
+    }
+
+    /// Reports a malformed or refused command: `info string error: ...`.
+    pub fn error(&self, message: &str) -> io::Result<()> {
+        self.send(&format!("info string error: {message}"))
+    }
+
+    /// Waits for the running search (if any) to answer and takes the searcher back.
+    pub fn wait(&mut self) {
+        if let Some((handle, _)) = self.job.take() {
+            match handle.join() {
+                Ok(searcher) => self.searcher = Some(searcher),
+                Err(_) => {
+                    // The search thread panicked: start afresh rather than die.
+                    let _ = self.error("search thread failed; transposition table reset");
+                    self.searcher = Some(Searcher::new(Eval, SearchOptions::default()));
+                }
+            }
+        }
+    }
+
+    /// Stops the running search (it answers with its best move so far) and waits for it.
+    pub fn stop(&mut self) {
+        if let Some((_, control)) = &self.job {
+            control.stop.store(true, Ordering::Release);
+        }
+        self.wait();
+    }
+
+    /// Makes the engine idle before a state change: an infinite or pondering search is
+    /// stopped, a finite one is awaited.
+    pub fn idle(&mut self) {
+        let holding = self
+            .job
+            .as_ref()
+            .is_some_and(|(_, c)| c.hold.load(Ordering::Acquire));
+        if holding {
+            self.stop();
+        } else {
+            self.wait();
+        }
+    }
+
+    /// The searcher, the engine being idle.
+    pub fn searcher(&mut self) -> &mut EngineSearcher {
+        self.idle();
+        self.searcher
+            .as_mut()
+            .expect("idle engine owns its searcher")
+    }
+
+    /// Sets the position from a FEN (`None`: the start position) and moves in this dialect.
+    /// On any error the current position stays and the error says what was wrong.
+    pub fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), String> {
+        let mut pos = match fen {
+            None => Position::startpos(),
+            Some(fen) => Position::from_fen_lenient(fen).map_err(|e| format!("bad FEN: {e}"))?,
+        };
+        for (i, text) in moves.iter().enumerate() {
+            let mv = self
+                .dialect
+                .parse_move(&pos, text)
+                .map_err(|e| format!("move {} '{text}' refused: {e}", i + 1))?;
+            pos.play(mv);
+        }
+        self.idle();
+        self.position = pos;
+        self.banned.clear();
+        Ok(())
+    }
+
+    /// Starts a search on its own thread; it writes `info` lines and the best move itself.
+    pub fn go(&mut self, request: GoRequest) {
+        self.idle();
+        let searcher = self.searcher.take().expect("idle engine owns its searcher");
+        let mut limits = request.limits;
+        limits.excluded_moves.extend(self.banned.iter().copied());
+        let mut budget = None;
+        if let Some(t) = request.movetime {
+            let t = t
+                .saturating_sub(self.move_overhead)
+                .max(Duration::from_millis(5));
+            limits.soft_time = Some(t);
+            limits.hard_time = Some(t);
+        } else if let Some(clock) = request.clock {
+            let clock = Clock {
+                overhead: self.move_overhead,
+                ..clock
+            };
+            let (soft, hard) = clock.allocate();
+            if request.ponder {
+                budget = Some((soft, hard));
+            } else if !request.infinite {
+                limits.soft_time = Some(soft);
+                limits.hard_time = Some(hard);
+            }
+        }
+        // A bare `go` (no limit at all) searches until `stop`, like `go infinite`.
+        let unlimited = limits.depth.is_none()
+            && limits.nodes.is_none()
+            && limits.soft_time.is_none()
+            && limits.hard_time.is_none()
+            && budget.is_none();
+        let control = Arc::new(Control {
+            stop: AtomicBool::new(false),
+            hold: AtomicBool::new(request.infinite || request.ponder || unlimited),
+            budget,
+            ponderhit_at: Mutex::new(None),
+            done: AtomicBool::new(false),
+        });
+        let out = Arc::clone(&self.out);
+        let dialect = self.dialect;
+        let pos = self.position.clone();
+        let c = Arc::clone(&control);
+        let handle = std::thread::spawn(move || {
+            let mut searcher = searcher;
+            let result = searcher.search(&pos, &limits, &c.stop, |report| {
+                for line in dialect.info_lines(report) {
+                    let _ = send(&out, &line);
+                }
+                // After a ponder hit, the clock's soft target applies from the hit.
+                if let (Some((soft, _)), false) = (c.budget, c.hold.load(Ordering::Acquire)) {
+                    let hit = *c.ponderhit_at.lock().unwrap_or_else(|e| e.into_inner());
+                    if hit.is_some_and(|t| t.elapsed() >= soft / 2) {
+                        c.stop.store(true, Ordering::Release);
+                    }
+                }
+            });
+            // An infinite or pondering search never answers before `stop` / `ponderhit`.
+            while c.hold.load(Ordering::Acquire) && !c.stop.load(Ordering::Acquire) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            let _ = send(&out, &dialect.best_move_line(&result));
+            c.done.store(true, Ordering::Release);
+            searcher
+        });
+        self.job = Some((handle, control));
+    }
+
+    /// The opponent played the move pondered on: the search goes on under the clock.
+    pub fn ponderhit(&mut self) {
+        let Some((_, control)) = &self.job else {
+            return;
+        };
+        if !control.hold.load(Ordering::Acquire) {
+            return;
+        }
+        *control
+            .ponderhit_at
+            .lock()
+            .unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
+        match control.budget {
+            Some((_, hard)) => {
+                let c = Arc::clone(control);
+                let deadline = Instant::now() + hard;
+                std::thread::spawn(move || {
+                    while !c.done.load(Ordering::Acquire) && !c.stop.load(Ordering::Acquire) {
+                        if Instant::now() >= deadline {
+                            c.stop.store(true, Ordering::Release);
+                            break;
+                        }
+                        std::thread::sleep(Duration::from_millis(2));
+                    }
+                });
+                control.hold.store(false, Ordering::Release);
+            }
+            // Pondering without a clock (`go ponder depth 8`): the search continues to its
+            // own limit and answers.
+            None => control.hold.store(false, Ordering::Release),
+        }
+    }
+}
+
+impl<W: Write + Send + 'static> Drop for Engine<W> {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// Parses a non-negative integer argument of `keyword`.
+pub(crate) fn number<T: std::str::FromStr>(
+    keyword: &str,
+    value: Option<&str>,
+) -> Result<T, String> {
+    let v = value.ok_or_else(|| format!("'{keyword}' needs a number"))?;
+    v.parse()
+        .map_err(|_| format!("'{keyword}' expects a non-negative integer, got '{v}'"))
+}
+
+/// Splits `position` arguments into the FEN (None for `startpos`) and the move texts.
+pub(crate) fn position_args<'a>(
+    args: &[&'a str],
+) -> Result<(Option<String>, Vec<&'a str>), String> {
+    let (fen, rest) = match args.first() {
+        Some(&"startpos") => (None, &args[1..]),
+        Some(&"fen") => {
+            let end = args
+                .iter()
+                .position(|&t| t == "moves")
+                .unwrap_or(args.len());
+            if end == 1 {
+                return Err("'position fen' needs a FEN".to_string());
+            }
+            (Some(args[1..end].join(" ")), &args[end..])
+        }
+        Some(other) => {
+            return Err(format!(
+                "'position' expects 'startpos' or 'fen', got '{other}'"
+            ));
+        }
+        None => return Err("'position' expects 'startpos' or 'fen'".to_string()),
+    };
+    let moves = match rest.split_first() {
+        None => Vec::new(),
+        Some((&"moves", moves)) => moves.to_vec(),
+        Some((other, _)) => {
+            return Err(format!(
+                "expected 'moves' after the position, got '{other}'"
+            ));
+        }
+    };
+    Ok((fen, moves))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_based_ranks() {
+        assert_eq!(one_based_to_iccs("h3e3").as_deref(), Some("h2e2"));
+        assert_eq!(one_based_to_iccs("a10a9").as_deref(), Some("a9a8"));
+        assert_eq!(one_based_to_iccs("b1c3").as_deref(), Some("b0c2"));
+        assert_eq!(one_based_to_iccs("a0a1"), None);
+        assert_eq!(one_based_to_iccs("a11a1"), None);
+        assert_eq!(one_based_to_iccs("z1a1"), None);
+        assert_eq!(one_based_to_iccs(""), None);
+        let d = Dialect::Uci {
+            ranks_from_one: true,
+        };
+        let black = Position::from_fen(
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1",
+        )
+        .unwrap();
+        let mv = black.parse_iccs("a9a8").unwrap();
+        assert_eq!(d.format_move(mv), "a10a9");
+        assert_eq!(d.parse_move(&black, "a10a9"), Ok(mv));
+    }
+}

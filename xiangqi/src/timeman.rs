@@ -1,0 +1,116 @@
+//! Time management: how long to think on one move, from the clock.
+//!
+//! The search gets a soft target (no new iteration starts once half of it has passed) and a
+//! hard deadline (the iteration in progress is abandoned), see [`game_core::search::Limits`].
+
+use std::time::Duration;
+
+/// The clock of the side to move, as the protocols give it.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Clock {
+    /// Time left on the clock.
+    pub remaining: Duration,
+    /// Time added after each move (Fischer increment).
+    pub increment: Duration,
+    /// Moves to play until the next time control (`None`: the rest of the game, sudden death
+    /// or increment).
+    pub moves_to_go: Option<u32>,
+    /// Time lost per move outside the engine (GUI, pipes, network): kept in reserve.
+    pub overhead: Duration,
+}
+
+/// The least time a move gets, so a tiny clock still yields a depth-1 move.
+const MIN_THINK: Duration = Duration::from_millis(5);
+
+/// Moves a game is assumed still to last when the clock does not say (sudden death).
+const HORIZON_MOVES: u32 = 32;
+
+impl Clock {
+    /// The soft target and the hard deadline for this move, both from the moment the search
+    /// starts.
+    ///
+    /// - Sudden death / increment: the remaining time spread over about 32 more moves plus
+    ///   most of the increment; the hard deadline up to 4x the target, but never more than a
+    ///   third of the clock.
+    /// - Moves to go `m`: the time split evenly over `m` moves (a little more for the last
+    ///   one); the hard deadline up to 3x the target, never more than 85 % of the clock.
+    ///
+    /// The overhead is always kept in reserve; both values are at least a few milliseconds.
+    #[must_use]
+    pub fn allocate(&self) -> (Duration, Duration) {
+        let usable = self.remaining.saturating_sub(self.overhead);
+        let (soft, hard_cap, hard_factor) = match self.moves_to_go {
+            Some(m) if m > 0 => {
+                let m = m.min(80);
+                let soft = if m == 1 {
+                    usable.mul_f64(0.6)
+                } else {
+                    usable / (m + 1) + self.increment.mul_f64(0.8)
+                };
+                (soft, usable.mul_f64(0.85), 3)
+            }
+            _ => {
+                let soft = usable / HORIZON_MOVES + self.increment.mul_f64(0.8);
+                (soft, usable / 3 + self.increment.mul_f64(0.5), 4)
+            }
+        };
+        let hard_cap = hard_cap.min(usable.mul_f64(0.9));
+        let soft = soft.min(hard_cap).max(MIN_THINK);
+        let hard = (soft * hard_factor).min(hard_cap).max(soft);
+        (soft, hard)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn allocations() {
+        let sudden = Clock {
+            remaining: ms(60_000),
+            overhead: ms(20),
+            ..Clock::default()
+        };
+        let (soft, hard) = sudden.allocate();
+        assert!(soft > ms(1_500) && soft < ms(2_500), "{soft:?}");
+        assert!(hard >= soft * 3 && hard <= ms(20_000), "{hard:?}");
+
+        let inc = Clock {
+            increment: ms(2_000),
+            ..sudden
+        };
+        assert!(inc.allocate().0 > soft + ms(1_000));
+
+        let last = Clock {
+            remaining: ms(10_000),
+            moves_to_go: Some(1),
+            overhead: ms(20),
+            ..Clock::default()
+        };
+        let (soft, hard) = last.allocate();
+        assert!(soft > ms(5_000) && hard <= ms(8_500) && hard >= soft);
+
+        let forty = Clock {
+            remaining: ms(300_000),
+            moves_to_go: Some(40),
+            ..Clock::default()
+        };
+        let (soft, hard) = forty.allocate();
+        assert!(soft > ms(7_000) && soft < ms(7_500) && hard <= ms(22_000));
+
+        // Almost no time: still a few milliseconds, never beyond the clock.
+        let panic = Clock {
+            remaining: ms(30),
+            overhead: ms(20),
+            ..Clock::default()
+        };
+        let (soft, hard) = panic.allocate();
+        assert_eq!(soft, MIN_THINK);
+        assert!(hard >= soft && hard < ms(30));
+    }
+}

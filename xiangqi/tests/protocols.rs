@@ -1,0 +1,366 @@
+//! Scripted UCCI and UCI sessions, snapshotted with insta (times and speeds masked).
+//!
+//! The script reader hands the engine one line at a time like a GUI would, and echoes each
+//! command into the transcript as `> command`. `#await N` waits until the engine has given
+//! N answers (`bestmove` / `nobestmove`) in all; `#sleep MS` pauses, e.g. before `stop`.
+
+use std::collections::VecDeque;
+use std::io::{self, BufRead, Read, Write};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// The engine's output, shared with the script reader.
+#[derive(Clone, Default)]
+struct Transcript(Arc<Mutex<Vec<u8>>>, Arc<Mutex<Vec<(Instant, String)>>>);
+
+impl Transcript {
+    fn text(&self) -> String {
+        String::from_utf8(self.0.lock().unwrap().clone()).unwrap()
+    }
+    fn answers(&self) -> usize {
+        self.text()
+            .lines()
+            .filter(|l| l.starts_with("bestmove") || l.starts_with("nobestmove"))
+            .count()
+    }
+}
+
+impl Write for Transcript {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let now = Instant::now();
+        self.0.lock().unwrap().extend_from_slice(buf);
+        self.1
+            .lock()
+            .unwrap()
+            .push((now, String::from_utf8_lossy(buf).into_owned()));
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+struct Script {
+    lines: VecDeque<String>,
+    current: Vec<u8>,
+    offset: usize,
+    transcript: Transcript,
+}
+
+impl Script {
+    fn new(script: &str, transcript: &Transcript) -> Self {
+        Script {
+            lines: script
+                .lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .map(String::from)
+                .collect(),
+            current: Vec::new(),
+            offset: 0,
+            transcript: transcript.clone(),
+        }
+    }
+}
+
+impl Read for Script {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let avail = self.fill_buf()?;
+        let n = avail.len().min(buf.len());
+        buf[..n].copy_from_slice(&avail[..n]);
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl BufRead for Script {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        while self.offset >= self.current.len() {
+            let Some(line) = self.lines.pop_front() else {
+                return Ok(&[]);
+            };
+            if let Some(n) = line.strip_prefix("#await ") {
+                let n: usize = n.parse().unwrap();
+                let start = Instant::now();
+                while self.transcript.answers() < n {
+                    assert!(start.elapsed() < Duration::from_secs(60), "no answer {n}");
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+            } else if let Some(ms) = line.strip_prefix("#sleep ") {
+                std::thread::sleep(Duration::from_millis(ms.parse().unwrap()));
+            } else {
+                self.transcript
+                    .write_all(format!("> {line}\n").as_bytes())
+                    .unwrap();
+                self.current = format!("{line}\n").into_bytes();
+                self.offset = 0;
+            }
+        }
+        Ok(&self.current[self.offset..])
+    }
+    fn consume(&mut self, amt: usize) {
+        self.offset += amt;
+    }
+}
+
+fn session(script: &str, run: fn(Script, Transcript) -> io::Result<()>) -> String {
+    let transcript = Transcript::default();
+    run(Script::new(script, &transcript), transcript.clone()).unwrap();
+    transcript.text()
+}
+
+fn settings() -> insta::Settings {
+    let mut s = insta::Settings::clone_current();
+    s.add_filter(r"\binfo time \d+", "info time [T]");
+    s.add_filter(r"\btime \d+ pv\b", "time [T] pv");
+    s.add_filter(r"\bnps \d+", "nps [NPS]");
+    s
+}
+
+const T1: &str = "3aka3/9/9/9/9/9/3C5/9/4C4/3K5 w - - 0 1";
+const T7: &str = "4k4/9/9/9/9/9/9/9/R8/R2K5 w - - 0 1";
+const T11: &str = "4k4/9/9/9/9/9/9/9/3p5/r3K4 w - - 0 1";
+
+#[test]
+fn ucci_session() {
+    let script = format!(
+        "
+        ucci
+        isready
+        setoption usemillisec true
+        setoption hashsize 8
+        setoption batch true
+        setoption hashsize lots
+        setoption threads 0
+        position startpos moves h2e2 h9g7
+        banmoves h0g2
+        go depth 4
+        #await 1
+        position startpos moves h2e2 h2h3
+        position fen {T1}
+        go depth 3
+        #await 2
+        position fen {T11}
+        go depth 5
+        #await 3
+        position fen {T7}
+        banmoves z9z9
+        go infinite
+        #sleep 100
+        stop
+        go time 5000 increment 0
+        #await 5
+        banmoves a1e1
+        go depth 3
+        #await 6
+        bogus command
+        go depth x
+        go time 60000 movestogo 40 opptime 60000 oppmovestogo 40
+        #await 7
+        position fen {T7}
+        go ponder time 3000 increment 1000
+        #sleep 100
+        ponderhit
+        #await 8
+        probe
+        quit
+        isready
+        "
+    );
+    let text = session(&script, xiangqi::ucci::run);
+    settings().bind(|| insta::assert_snapshot!("ucci_session", text));
+}
+
+#[test]
+fn uci_session() {
+    let script = format!(
+        "
+        uci
+        isready
+        setoption name Hash value 8
+        setoption name Threads value 1
+        setoption name MultiPV value 1
+        setoption name MultiPV value 3
+        setoption name Ponder value true
+        setoption name Move Overhead value 30
+        setoption name Clear Hash
+        setoption name Hash value -5
+        setoption name NoSuchOption value 1
+        setoption Hash 8
+        ucinewgame
+        position startpos moves h2e2 h9g7
+        go depth 4
+        #await 1
+        position startpos moves h2e2 h9g7 z1z2
+        position fen {T1}
+        go depth 3
+        #await 2
+        position fen {T11}
+        go depth 5
+        #await 3
+        position fen {T7}
+        go infinite
+        #sleep 100
+        stop
+        go wtime 5000 btime 5000 winc 100 binc 100
+        #await 5
+        go movetime 200
+        #await 6
+        go depth 3 searchmoves a0b0 a1b1
+        #await 7
+        go depth 3 searchmoves a0a2
+        go ponder wtime 3000 btime 3000
+        #sleep 100
+        ponderhit
+        #await 8
+        go depth abc
+        go sideways
+        position nowhere
+        position fen
+        setoption name UCI_Variant value xiangqi
+        position startpos moves h3e3 h10g8
+        go depth 3
+        #await 9
+        position startpos moves h2e2
+        position fen {T7}
+        go depth 3
+        #await 10
+        setoption name UCI_Variant value chess
+        quit
+        "
+    );
+    let text = session(&script, xiangqi::uci::run);
+    settings().bind(|| insta::assert_snapshot!("uci_session", text));
+}
+
+/// At the end of the input a finite search still answers; an infinite one is stopped.
+#[test]
+fn end_of_input() {
+    let out = Transcript::default();
+    xiangqi::ucci::run(&b"position startpos\ngo depth 3\n"[..], out.clone()).unwrap();
+    assert_eq!(out.answers(), 1);
+    let out = Transcript::default();
+    xiangqi::uci::run(&b"position startpos\ngo infinite\n"[..], out.clone()).unwrap();
+    assert_eq!(out.answers(), 1);
+    assert!(out.text().contains("bestmove "));
+}
+
+/// `stop` during `go infinite` from the start position: the answer comes at once. The bound
+/// here is loose (a loaded machine); the typical latency is well under a millisecond.
+#[test]
+fn stop_answers_quickly() {
+    for run in [
+        xiangqi::ucci::run::<Script, Transcript>,
+        xiangqi::uci::run::<Script, Transcript>,
+    ] {
+        let out = Transcript::default();
+        let script = "position startpos\ngo infinite\n#sleep 300\nstop\nquit";
+        run(Script::new(script, &out), out.clone()).unwrap();
+        let writes = out.1.lock().unwrap().clone();
+        let at = |prefix: &str| {
+            writes
+                .iter()
+                .find(|(_, w)| w.starts_with(prefix))
+                .map(|&(t, _)| t)
+                .unwrap_or_else(|| panic!("no '{prefix}' in {}", out.text()))
+        };
+        let latency = at("bestmove").duration_since(at("> stop"));
+        eprintln!("stop latency: {latency:?}");
+        assert!(latency < Duration::from_millis(250), "{latency:?}");
+    }
+}
+
+mod garbage {
+    use proptest::prelude::*;
+
+    const WORDS: &[&str] = &[
+        "ucci",
+        "uci",
+        "isready",
+        "setoption",
+        "name",
+        "value",
+        "hashsize",
+        "Hash",
+        "threads",
+        "Threads",
+        "usemillisec",
+        "true",
+        "false",
+        "newgame",
+        "ucinewgame",
+        "position",
+        "startpos",
+        "fen",
+        "moves",
+        "h2e2",
+        "h9g7",
+        "h2h9",
+        "a0a1",
+        "z9z9",
+        "banmoves",
+        "go",
+        "depth",
+        "1",
+        "2",
+        "0",
+        "-1",
+        "99999999999999999999",
+        "nodes",
+        "time",
+        "increment",
+        "movestogo",
+        "opptime",
+        "wtime",
+        "btime",
+        "winc",
+        "movetime",
+        "ponder",
+        "ponderhit",
+        "stop",
+        "probe",
+        "searchmoves",
+        "UCI_Variant",
+        "xiangqi",
+        "Clear",
+        "MultiPV",
+        "é",
+        "",
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR",
+        "w",
+        "b",
+        "-",
+    ];
+
+    fn line() -> impl Strategy<Value = String> {
+        prop::collection::vec(prop::sample::select(WORDS), 0..8).prop_map(|w| w.join(" "))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+
+        /// Random lines never make a server panic or stop answering: after them, `isready`
+        /// still gets `readyok` and a depth-1 search from the start still gives a move.
+        #[test]
+        fn servers_survive_garbage(lines in prop::collection::vec(line(), 0..12)) {
+            // Keep searches short: no depth beyond 2 and no clocks (a big "time" in seconds).
+            let lines: Vec<String> = lines
+                .into_iter()
+                .filter(|l| !l.contains("99999") && !l.contains("time") && !l.contains("nodes"))
+                .map(|l| if l.starts_with("go") { "go depth 1".to_string() } else { l })
+                .collect();
+            for uci in [false, true] {
+                let mut script = lines.join("\n");
+                script.push_str("\nstop\nposition startpos\nisready\ngo depth 1\n");
+                let out = super::Transcript::default();
+                if uci {
+                    xiangqi::uci::run(script.as_bytes(), out.clone()).unwrap();
+                } else {
+                    xiangqi::ucci::run(script.as_bytes(), out.clone()).unwrap();
+                }
+                let text = out.text();
+                prop_assert!(text.contains("readyok") || text.contains("quit"), "{}", text);
+            }
+        }
+    }
+}
