@@ -593,28 +593,8 @@ fn bad_match_options_are_usage_errors() {
     }
 }
 
-/// True when this build of qi serves UCCI (the xiangqi protocol servers land on main
-/// separately from `qi match`).
-fn qi_serves_ucci() -> bool {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_qi"))
-        .arg("ucci")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let _ = child.stdin.take().unwrap().write_all(b"ucci\nquit\n");
-    let out = child.wait_with_output().unwrap();
-    String::from_utf8_lossy(&out.stdout).contains("ucciok")
-}
-
 #[test]
 fn xiangqi_qi_vs_qi_over_ucci_and_uci() {
-    if !qi_serves_ucci() {
-        eprintln!("SKIPPED: this build of qi does not serve UCCI yet (xiangqi::ucci not wired)");
-        return;
-    }
     let rec = temp("xiangqi-qi.pgn");
     let out = qi_match(&[
         "xiangqi",
