@@ -400,6 +400,10 @@ fn gomocup_fake_faults_lose_and_the_match_goes_on() {
             "crash",
             "crash: engine exited with status 3 (while thinking)",
         ),
+        (
+            "refuse",
+            "protocol error: engine said 'ERROR unsupported size' to 'START 9'",
+        ),
     ] {
         let rec = temp(&format!("gomocup-{mode}.txt"));
         let out = qi_match(&[
@@ -442,6 +446,11 @@ fn gomocup_fake_faults_lose_and_the_match_goes_on() {
                 "{r:?}"
             );
             assert!(r.tags["Termination"].contains(reason));
+            if mode == "refuse" {
+                // No stone after the opening: the game was lost before it began.
+                let opening: usize = r.tags["OpeningMoves"].parse().unwrap();
+                assert_eq!(r.moves.split_whitespace().count(), opening, "{r:?}");
+            }
             // The moves before the fault are legal and did not end the game.
             let board = gomoku::Board::from_moves(9, gomoku::Rule::Freestyle, &r.moves).unwrap();
             assert_eq!(board.game_end(), None);

@@ -201,7 +201,9 @@ fn parse_tc(text: &str) -> Result<TimeControl, CliError> {
 /// to the engines by their order in the process arguments (clap keeps each list apart).
 fn attach_options(args: &MatchArgs) -> Vec<Vec<String>> {
     let mut per: Vec<Vec<String>> = vec![Vec::new(); args.engines.len()];
-    let argv: Vec<String> = std::env::args().collect();
+    let argv: Vec<String> = std::env::args_os()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
     let mut engine: Option<usize> = None;
     let mut seen_engines = 0;
     let mut found = Vec::new();
