@@ -49,8 +49,10 @@ pub struct MatchArgs {
     /// `cmd=PATH,proto=ucci|uci|gomocup|connectmore[,name=N][,arg=A]...[,option.K=V]...`.
     #[arg(long = "engine", value_name = "SPEC", required = true)]
     pub engines: Vec<String>,
-    /// An option `K=V` for the engine named just before it (qi: threads, hash in MiB, depth;
-    /// others are sent as they are through the protocol).
+    /// An option `K=V` for the engine named just before it. For qi: `threads` and `hash`
+    /// (MiB) over UCCI, UCI and Gomocup, `depth` over Gomocup and ConnectMore; any other
+    /// option is sent as it is (UCCI `setoption K V`, UCI `setoption name K value V`, Gomocup
+    /// `INFO K V`, ConnectMore `K V`).
     #[arg(long = "option", value_name = "K=V")]
     pub options: Vec<String>,
     /// An option `K=V` for both engines.
