@@ -316,6 +316,7 @@ pub fn protocol(
         Some((line, rest)) => Box::new(io::Cursor::new(line.into_bytes()).chain(rest)),
         None => Box::new(stdin.lock()),
     };
-    games::serve(protocol, input)?;
+    // Unlocked: the xiangqi servers write from their search thread too.
+    games::serve(protocol, input, io::stdout())?;
     Ok(())
 }

@@ -1,7 +1,7 @@
 //! The real games behind the frame: gomoku and renju, connect6, xiangqi. Each implements
 //! [`Rules`]; [`build`] turns command-line options into a [`Game`].
 
-use std::io::{self, BufRead};
+use std::io::{BufRead, Write};
 use std::sync::atomic::AtomicBool;
 
 use game_core::search::{SearchOptions, Searcher};
@@ -247,16 +247,20 @@ pub fn bench_positions(kind: GameKind) -> (Vec<PositionArgs>, u32) {
     }
 }
 
-/// Hands `input` and stdout to a protocol loop.
+/// Hands `input` and `output` to a protocol loop.
 ///
 /// # Errors
 /// I/O errors of the streams.
-pub fn serve(protocol: Protocol, input: Box<dyn BufRead + '_>) -> Result<(), CliError> {
+pub fn serve(
+    protocol: Protocol,
+    input: Box<dyn BufRead + '_>,
+    output: impl Write + Send + 'static,
+) -> Result<(), CliError> {
     match protocol {
-        Protocol::Connect6 => connect6::connectmore::run(input, io::stdout().lock())?,
-        Protocol::Gomocup => gomoku::gomocup::run(input, io::stdout().lock())?,
-        Protocol::Ucci => xiangqi::ucci::run(input, io::stdout())?,
-        Protocol::Uci => xiangqi::uci::run(input, io::stdout())?,
+        Protocol::Connect6 => connect6::connectmore::run(input, output)?,
+        Protocol::Gomocup => gomoku::gomocup::run(input, output)?,
+        Protocol::Ucci => xiangqi::ucci::run(input, output)?,
+        Protocol::Uci => xiangqi::uci::run(input, output)?,
     }
     Ok(())
 }

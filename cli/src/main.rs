@@ -5,6 +5,7 @@
 //! error is one line on stderr: what was wrong, where, and what is accepted.
 #![deny(missing_docs)]
 
+mod arena;
 mod args;
 mod commands;
 mod game;
@@ -133,6 +134,8 @@ enum Command {
     /// Serve the ConnectMore protocol for connect6 on stdin/stdout.
     #[command(name = "connect6-engine")]
     Connect6Engine,
+    /// Play an engine-against-engine match (qi or external engines) with qi as the referee.
+    Match(arena::MatchArgs),
 }
 
 fn main() -> ExitCode {
@@ -264,5 +267,6 @@ fn run(command: Command) -> Result<(), CliError> {
         Command::Ucci => commands::protocol(commands::Protocol::Ucci, None),
         Command::Uci => commands::protocol(commands::Protocol::Uci, None),
         Command::Connect6Engine => commands::protocol(commands::Protocol::Connect6, None),
+        Command::Match(args) => arena::run(&args),
     }
 }

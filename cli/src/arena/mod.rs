@@ -1,0 +1,888 @@
+//! `qi match`: engine-against-engine matches for gomoku/renju, connect6 and xiangqi, with qi's
+//! own rules as the referee.
+//!
+//! Two engines ([`engine::EngineSpec`]): qi itself as a child process (`--engine qi --option
+//! threads=1 --option hash=64`; the running executable with the protocol subcommand) or any
+//! program speaking the game's protocol (`--engine cmd=PATH,proto=ucci|uci|gomocup|connectmore,
+//! name=NAME[,arg=A][,option.K=V]`). The referee ([`client`]) talks UCCI or UCI (ranks 0..9)
+//! for xiangqi, Gomocup for gomoku (any size, the rule by `INFO rule`) and ConnectMore for
+//! connect6, enforces the time control (a thread reads each engine's output into a channel;
+//! the referee waits with a deadline), and judges every move by the game crates' rules
+//! ([`games`]). Losses by illegal move, time, crash or protocol error are recorded with their
+//! reason, and a failed engine is restarted for the next game. Openings come from a file or
+//! are random (seeded), each played twice with colours swapped. The end of the match prints
+//! W/D/L, the score, the Elo difference with a 95 % interval and, with `--sprt`, the
+//! log-likelihood ratio ([`stats`]), stopping early when a bound is crossed.
+
+pub mod client;
+pub mod engine;
+pub mod games;
+pub mod stats;
+
+use std::fs::OpenOptions;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{Sender, channel};
+use std::time::Duration;
+
+use game_core::{Outcome, Side};
+
+use crate::CliError;
+use client::{Client, Clocks, Reply, TimeControl};
+use engine::{EngineSpec, Proto};
+use games::{Game, MatchGame, Opening, RecordInfo, Variant};
+use stats::{Sprt, SprtState, Wdl};
+
+/// Options of `qi match`.
+#[derive(clap::Args, Clone, Debug)]
+#[command(after_help = "Examples:\n  \
+    qi match gomoku --size 15 --engine qi,name=a --engine qi,name=b --option hash=16 --games 20 --movetime 200ms --concurrency 2\n  \
+    qi match connect6 --engine qi --engine cmd=./cloudict,proto=connectmore,name=cloudict --tc 60+1\n  \
+    qi match xiangqi --engine qi,proto=uci --engine cmd=./pikafish,proto=uci,option.Threads=1 --tc 10+0.1 --sprt elo0=0,elo1=5")]
+pub struct MatchArgs {
+    /// The game.
+    #[arg(value_enum)]
+    pub game: MatchGame,
+    /// An engine; give two. `qi[,name=N][,proto=ucci|uci][,option.K=V]` (qi itself) or
+    /// `cmd=PATH,proto=ucci|uci|gomocup|connectmore[,name=N][,arg=A]...[,option.K=V]...`.
+    #[arg(long = "engine", value_name = "SPEC", required = true)]
+    pub engines: Vec<String>,
+    /// An option `K=V` for the engine named just before it. For qi: `threads` and `hash`
+    /// (MiB) over UCCI, UCI and Gomocup, `depth` over Gomocup and ConnectMore; any other
+    /// option is sent as it is (UCCI `setoption K V`, UCI `setoption name K value V`, Gomocup
+    /// `INFO K V`, ConnectMore `K V`).
+    #[arg(long = "option", value_name = "K=V")]
+    pub options: Vec<String>,
+    /// An option `K=V` for both engines.
+    #[arg(long = "each", value_name = "K=V")]
+    pub each: Vec<String>,
+    /// Games to play in all (an opening is played twice, colours swapped).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub games: u32,
+    /// Games played at once (each with its own two engine processes).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub concurrency: u32,
+    /// Opening file, one a line: xiangqi FEN (optionally `moves ...`) or ICCS moves; gomoku
+    /// Gomocup offsets `dx,dy, ...` from the centre or `h8g7f6`; connect6 `j10 j9l11`.
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+    /// Seed of the random openings used without --openings (default: from the clock).
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
+    /// Time per game and increment in seconds: `10+0.1`, `60`.
+    #[arg(long, value_name = "BASE+INC", conflicts_with = "movetime")]
+    pub tc: Option<String>,
+    /// Time per move: `500ms`, `1s` (default 1s when neither --tc nor --movetime is given).
+    #[arg(long, value_name = "TIME")]
+    pub movetime: Option<String>,
+    /// Extra time an engine may take past its clock before it loses on time.
+    #[arg(long, value_name = "TIME", default_value = "50ms")]
+    pub margin: String,
+    /// Adjudicate a draw after this many engine moves (connect6: turns) in a game.
+    #[arg(long, value_name = "N")]
+    pub max_plies: Option<usize>,
+    /// Sequential probability ratio test: `elo0=0,elo1=5,alpha=0.05,beta=0.05`; the match
+    /// stops when a bound is crossed.
+    #[arg(long, value_name = "PARAMS")]
+    pub sprt: Option<String>,
+    /// Append every game's record to FILE (xiangqi PGN with [Game "Chinese Chess"], stone
+    /// games the same tags with a move list).
+    #[arg(long, value_name = "FILE", visible_alias = "pgn-out")]
+    pub records: Option<PathBuf>,
+    /// Board size N: gomoku 5..=26 (default 15); connect6 is 19x19 (ConnectMore has no size).
+    #[arg(long, value_name = "N")]
+    pub size: Option<usize>,
+    /// Gomoku rule: freestyle (default), standard or renju.
+    #[arg(long, value_name = "RULE")]
+    pub rule: Option<String>,
+    /// Append every line sent to (`>`) and received from (`<`) the engines to FILE, each
+    /// prefixed with the engine's name and worker number (`a#1`).
+    #[arg(long, value_name = "FILE")]
+    pub log: Option<PathBuf>,
+}
+
+/// One finished game, as a worker reports it.
+#[derive(Clone, Debug)]
+pub struct GameReport {
+    /// Game number, from 0.
+    pub index: usize,
+    /// Which engine (0 or 1) played the first side.
+    pub first: usize,
+    /// The outcome by side.
+    pub outcome: Outcome,
+    /// Why the game ended.
+    pub reason: String,
+    /// The game record.
+    pub record: String,
+    /// Engine moves played.
+    pub plies: usize,
+}
+
+impl GameReport {
+    /// The result for engine 0: 1, 1/2 or 0 as (win, draw, loss) counts.
+    fn wdl(&self) -> Wdl {
+        match self.outcome {
+            Outcome::Draw => Wdl {
+                draws: 1,
+                ..Wdl::default()
+            },
+            Outcome::Win(side) => {
+                let winner = if side == Side::First {
+                    self.first
+                } else {
+                    1 - self.first
+                };
+                if winner == 0 {
+                    Wdl {
+                        wins: 1,
+                        ..Wdl::default()
+                    }
+                } else {
+                    Wdl {
+                        losses: 1,
+                        ..Wdl::default()
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn result_tag(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::Win(Side::First) => "1-0",
+        Outcome::Win(Side::Second) => "0-1",
+        Outcome::Draw => "1/2-1/2",
+    }
+}
+
+/// Parses `500ms`, `1.5s`, `2m`, or a bare number of seconds.
+fn parse_duration(text: &str, what: &str) -> Result<Duration, CliError> {
+    let t = text.trim();
+    let bad = || {
+        CliError::Usage(format!(
+            "bad {what} '{text}': expected a time like 500ms, 1.5s or 2m"
+        ))
+    };
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let v: f64 = num.parse().map_err(|_| bad())?;
+    let secs = match unit {
+        "ms" => v / 1000.0,
+        "" | "s" => v,
+        "m" | "min" => v * 60.0,
+        _ => return Err(bad()),
+    };
+    if !(secs.is_finite() && (0.0..=86_400.0).contains(&secs)) {
+        return Err(bad());
+    }
+    Ok(Duration::from_secs_f64(secs))
+}
+
+/// Parses `--tc BASE[+INC]` in seconds.
+fn parse_tc(text: &str) -> Result<TimeControl, CliError> {
+    let (base, inc) = match text.split_once('+') {
+        Some((b, i)) => (b, i),
+        None => (text, "0"),
+    };
+    let base = parse_duration(base, "--tc base")?;
+    let increment = parse_duration(inc, "--tc increment")?;
+    if base.is_zero() {
+        return Err(CliError::Usage(format!(
+            "bad --tc '{text}': the base time must be above zero (BASE+INC in seconds, like 10+0.1)"
+        )));
+    }
+    Ok(TimeControl::Game { base, increment })
+}
+
+/// Which `--option`s follow which `--engine` on the command line: the options are matched
+/// to the engines by their order in the process arguments (clap keeps each list apart).
+fn attach_options(args: &MatchArgs) -> Vec<Vec<String>> {
+    let mut per: Vec<Vec<String>> = vec![Vec::new(); args.engines.len()];
+    let argv: Vec<String> = std::env::args_os()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let mut engine: Option<usize> = None;
+    let mut seen_engines = 0;
+    let mut found = Vec::new();
+    let mut i = 0;
+    while i < argv.len() {
+        let a = &argv[i];
+        if a == "--engine" || a.starts_with("--engine=") {
+            engine = Some(seen_engines);
+            seen_engines += 1;
+        } else if a == "--option" {
+            if let Some(v) = argv.get(i + 1) {
+                found.push((engine, v.clone()));
+                i += 1;
+            }
+        } else if let Some(v) = a.strip_prefix("--option=") {
+            found.push((engine, v.to_string()));
+        } else if a == "--" {
+            break;
+        }
+        i += 1;
+    }
+    let consistent = seen_engines == args.engines.len()
+        && found.len() == args.options.len()
+        && found.iter().zip(&args.options).all(|((_, v), o)| v == o);
+    if consistent {
+        for (e, v) in found {
+            // An option before any --engine applies to both.
+            match e {
+                Some(e) => per[e].push(v),
+                None => per.iter_mut().for_each(|p| p.push(v.clone())),
+            }
+        }
+    } else {
+        for p in &mut per {
+            p.extend(args.options.iter().cloned());
+        }
+    }
+    per
+}
+
+/// The match set-up, shared by the workers.
+struct Setup {
+    variant: Variant,
+    specs: [EngineSpec; 2],
+    protos: [Proto; 2],
+    tc: TimeControl,
+    margin: Duration,
+    max_plies: Option<usize>,
+    openings: Option<Vec<Opening>>,
+    seed: u64,
+    games: usize,
+    tc_text: String,
+    date: String,
+    log: Option<engine::Log>,
+}
+
+impl Setup {
+    /// The opening of game `index` (games 2k and 2k+1 share one).
+    fn opening(&self, index: usize) -> Opening {
+        let pair = index / 2;
+        match &self.openings {
+            Some(list) => list[pair % list.len()].clone(),
+            None => games::random_opening(
+                &self.variant,
+                self.seed ^ (pair as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+            ),
+        }
+    }
+}
+
+enum Message {
+    Done(Box<GameReport>),
+    Fatal(String),
+}
+
+/// Runs `qi match`.
+///
+/// # Errors
+/// [`CliError::Usage`] for bad options, engine specs, opening files or a program that cannot
+/// be started; [`CliError::Failed`] when the record file cannot be written.
+pub fn run(args: &MatchArgs) -> Result<(), CliError> {
+    let usage = CliError::Usage;
+    // The variant.
+    let (size, rule) = match args.game {
+        MatchGame::Gomoku | MatchGame::Renju => {
+            let size = args.size.unwrap_or(if args.game == MatchGame::Renju {
+                15
+            } else {
+                gomoku::DEFAULT_SIZE
+            });
+            if !(gomoku::MIN_SIZE..=gomoku::MAX_SIZE).contains(&size) {
+                return Err(usage(format!(
+                    "bad --size {size} for gomoku: expected {} to {}",
+                    gomoku::MIN_SIZE,
+                    gomoku::MAX_SIZE
+                )));
+            }
+            let rule = match (args.game, args.rule.as_deref()) {
+                (MatchGame::Renju, None) => gomoku::Rule::Renju,
+                (MatchGame::Renju, Some(r)) if r.eq_ignore_ascii_case("renju") => {
+                    gomoku::Rule::Renju
+                }
+                (MatchGame::Renju, Some(r)) => {
+                    return Err(usage(format!(
+                        "renju is always played under renju rules (got --rule {r}); use \
+                         gomoku --rule {r}"
+                    )));
+                }
+                (_, None) => gomoku::Rule::Freestyle,
+                (_, Some(r)) => r.parse::<gomoku::Rule>().map_err(|_| {
+                    usage(format!(
+                        "bad --rule '{r}': expected freestyle, standard or renju"
+                    ))
+                })?,
+            };
+            (size, rule)
+        }
+        MatchGame::Connect6 => {
+            if let Some(s) = args.size.filter(|&s| s != 19) {
+                return Err(usage(format!(
+                    "bad --size {s} for connect6: the ConnectMore protocol plays 19x19 only"
+                )));
+            }
+            if args.rule.is_some() {
+                return Err(usage("--rule is for gomoku".to_string()));
+            }
+            (19, gomoku::Rule::Freestyle)
+        }
+        MatchGame::Xiangqi => {
+            if args.size.is_some() || args.rule.is_some() {
+                return Err(usage(
+                    "--size and --rule are for the stone games".to_string(),
+                ));
+            }
+            (9, gomoku::Rule::Freestyle)
+        }
+    };
+    let variant = Variant {
+        game: args.game,
+        size,
+        rule,
+    };
+    // The engines.
+    if args.engines.len() != 2 {
+        return Err(usage(format!(
+            "a match needs exactly two --engine options, got {}",
+            args.engines.len()
+        )));
+    }
+    let per_engine = attach_options(args);
+    let mut specs = Vec::new();
+    let mut protos = Vec::new();
+    for (i, text) in args.engines.iter().enumerate() {
+        let mut spec = EngineSpec::parse(text).map_err(usage)?;
+        for o in args.each.iter().chain(&per_engine[i]) {
+            spec.add_option(o).map_err(usage)?;
+        }
+        let allowed: &[Proto] = match variant.game {
+            MatchGame::Xiangqi => &[Proto::Ucci, Proto::Uci],
+            MatchGame::Gomoku | MatchGame::Renju => &[Proto::Gomocup],
+            MatchGame::Connect6 => &[Proto::ConnectMore],
+        };
+        let proto = match spec.proto {
+            Some(p) => p,
+            None if spec.is_qi() => allowed[0],
+            None => {
+                return Err(usage(format!(
+                    "--engine '{text}': give proto={} for an external engine",
+                    allowed
+                        .iter()
+                        .map(|p| p.name())
+                        .collect::<Vec<_>>()
+                        .join("|")
+                )));
+            }
+        };
+        if !allowed.contains(&proto) {
+            return Err(usage(format!(
+                "--engine '{text}': {} is not a {} protocol (expected {})",
+                proto.name(),
+                variant.title(),
+                allowed
+                    .iter()
+                    .map(|p| p.name())
+                    .collect::<Vec<_>>()
+                    .join(" or ")
+            )));
+        }
+        if let Some(cmd) = &spec.cmd {
+            if cmd.components().count() > 1 && !cmd.exists() {
+                return Err(usage(format!(
+                    "--engine '{text}': no program at {}",
+                    cmd.display()
+                )));
+            }
+        }
+        specs.push(spec);
+        protos.push(proto);
+    }
+    if specs[0].name == specs[1].name {
+        specs[0].name.push_str("-1");
+        specs[1].name.push_str("-2");
+    }
+    // Time.
+    let tc = match (&args.tc, &args.movetime) {
+        (Some(tc), _) => parse_tc(tc)?,
+        (None, Some(mt)) => {
+            let t = parse_duration(mt, "--movetime")?;
+            if t.is_zero() {
+                return Err(usage("--movetime must be above zero".to_string()));
+            }
+            TimeControl::MoveTime(t)
+        }
+        (None, None) => TimeControl::MoveTime(Duration::from_secs(1)),
+    };
+    let tc_text = match (&args.tc, &args.movetime) {
+        (Some(t), _) => t.clone(),
+        (None, Some(m)) => format!("{m}/move"),
+        (None, None) => "1s/move".to_string(),
+    };
+    let margin = parse_duration(&args.margin, "--margin")?;
+    let sprt = args
+        .sprt
+        .as_deref()
+        .map(Sprt::parse)
+        .transpose()
+        .map_err(usage)?;
+    // Openings.
+    let openings = match &args.openings {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| usage(format!("cannot read opening file {}: {e}", path.display())))?;
+            Some(
+                games::read_openings(&text, &path.display().to_string(), &variant)
+                    .map_err(usage)?,
+            )
+        }
+        None => None,
+    };
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_nanos() as u64)
+    });
+    let mut records = match &args.records {
+        Some(path) => Some(
+            OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| {
+                    CliError::Failed(format!("cannot open record file {}: {e}", path.display()))
+                })?,
+        ),
+        None => None,
+    };
+    let log = match &args.log {
+        Some(path) => Some(std::sync::Arc::new(Mutex::new(
+            OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| {
+                    CliError::Failed(format!("cannot open log file {}: {e}", path.display()))
+                })?,
+        ))),
+        None => None,
+    };
+    let games = args.games as usize;
+    let setup = Setup {
+        variant,
+        specs: [specs[0].clone(), specs[1].clone()],
+        protos: [protos[0], protos[1]],
+        tc,
+        margin,
+        max_plies: args.max_plies,
+        openings,
+        seed,
+        games,
+        tc_text,
+        date: games::today(),
+        log,
+    };
+    let names = [setup.specs[0].name.clone(), setup.specs[1].name.clone()];
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "qi match {}: {} ({}) vs {} ({}), {} games, {}, {}",
+        variant.title(),
+        names[0],
+        setup.protos[0].name(),
+        names[1],
+        setup.protos[1].name(),
+        games,
+        setup.tc_text,
+        if setup.openings.is_some() {
+            format!(
+                "{} openings from {}",
+                setup.openings.as_ref().map_or(0, Vec::len),
+                args.openings
+                    .as_ref()
+                    .map_or(String::new(), |p| p.display().to_string())
+            )
+        } else {
+            format!("random openings, seed {seed}")
+        }
+    )?;
+    out.flush()?;
+
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = channel::<Message>();
+    let workers = (args.concurrency as usize).min(games);
+    let mut wdl = Wdl::default();
+    let mut reasons: Vec<(String, u32)> = Vec::new();
+    let mut fatal: Option<String> = None;
+    let mut sprt_end: Option<SprtState> = None;
+    let spawn_lock = Mutex::new(());
+    std::thread::scope(|scope| -> Result<(), CliError> {
+        for w in 0..workers {
+            let tx = tx.clone();
+            let (setup, next, stop, spawn_lock) = (&setup, &next, &stop, &spawn_lock);
+            scope.spawn(move || worker(w + 1, setup, next, stop, spawn_lock, &tx));
+        }
+        drop(tx);
+        let mut finished = 0;
+        for msg in rx {
+            match msg {
+                Message::Fatal(m) => {
+                    stop.store(true, Ordering::SeqCst);
+                    fatal.get_or_insert(m);
+                }
+                Message::Done(_) if stop.load(Ordering::SeqCst) => {
+                    // Finished after the match was stopped (SPRT or a fatal error): not counted.
+                }
+                Message::Done(report) => {
+                    finished += 1;
+                    let r = report.wdl();
+                    wdl.wins += r.wins;
+                    wdl.draws += r.draws;
+                    wdl.losses += r.losses;
+                    match reasons.iter_mut().find(|(k, _)| *k == report.reason) {
+                        Some((_, n)) => *n += 1,
+                        None => reasons.push((report.reason.clone(), 1)),
+                    }
+                    let (a, b) = if report.first == 0 {
+                        (&names[0], &names[1])
+                    } else {
+                        (&names[1], &names[0])
+                    };
+                    let why = match report.outcome {
+                        Outcome::Win(s) => {
+                            format!("{} wins: {}", variant.side_name(s), report.reason)
+                        }
+                        Outcome::Draw if report.reason.starts_with("draw") => report.reason.clone(),
+                        Outcome::Draw => format!("draw: {}", report.reason),
+                    };
+                    // One line per game: the result, why, and the running score.
+                    writeln!(
+                        out,
+                        "Finished game {} ({a} vs {b}): {} {{{why}}} [{} moves]; score {} - {} - {} \
+                         [{:.3}] after {finished}",
+                        report.index + 1,
+                        result_tag(report.outcome),
+                        report.plies,
+                        wdl.wins,
+                        wdl.losses,
+                        wdl.draws,
+                        wdl.score().unwrap_or(0.5),
+                    )?;
+                    out.flush()?;
+                    if let Some(f) = &mut records {
+                        f.write_all(report.record.as_bytes()).map_err(|e| {
+                            CliError::Failed(format!("cannot write the record file: {e}"))
+                        })?;
+                    }
+                    if let Some(s) = &sprt {
+                        let state = s.state(s.llr(&wdl));
+                        if state != SprtState::Continue && sprt_end.is_none() {
+                            sprt_end = Some(state);
+                            stop.store(true, Ordering::SeqCst);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    })?;
+    if let Some(m) = fatal {
+        return Err(CliError::Usage(m));
+    }
+    // Summary.
+    writeln!(out, "Match finished: {} games", wdl.games())?;
+    writeln!(
+        out,
+        "Score of {} vs {}: {} - {} - {}  [{:.3}] {}",
+        names[0],
+        names[1],
+        wdl.wins,
+        wdl.losses,
+        wdl.draws,
+        wdl.score().unwrap_or(0.5),
+        wdl.games()
+    )?;
+    writeln!(
+        out,
+        "{}: {} wins, {} draws, {} losses, {:.1}/{} points",
+        names[0],
+        wdl.wins,
+        wdl.draws,
+        wdl.losses,
+        wdl.points(),
+        wdl.games()
+    )?;
+    if let Some((elo, lo, hi)) = wdl.elo() {
+        writeln!(
+            out,
+            "Elo difference: {} (95% interval {} .. {})",
+            fmt_elo(elo),
+            fmt_elo(lo),
+            fmt_elo(hi)
+        )?;
+    }
+    if let Some(s) = &sprt {
+        let llr = s.llr(&wdl);
+        let (lower, upper) = s.bounds();
+        let verdict = match s.state(llr) {
+            SprtState::H1 => "H1 accepted",
+            SprtState::H0 => "H0 accepted",
+            SprtState::Continue => "no decision",
+        };
+        writeln!(
+            out,
+            "SPRT (elo0={}, elo1={}, alpha={}, beta={}): LLR {:.3} [{:.3}, {:.3}]: {verdict}{}",
+            s.elo0,
+            s.elo1,
+            s.alpha,
+            s.beta,
+            llr,
+            lower,
+            upper,
+            if sprt_end.is_some() {
+                " (stopped early)"
+            } else {
+                ""
+            }
+        )?;
+    }
+    for (reason, n) in &reasons {
+        writeln!(out, "  {n} x {reason}")?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+fn fmt_elo(e: f64) -> String {
+    if e.is_infinite() {
+        if e > 0.0 { "+inf" } else { "-inf" }.to_string()
+    } else {
+        format!("{:+.1}", e + 0.0)
+    }
+}
+
+/// One worker: its own two engines, games taken from the shared counter until the match
+/// is over or stopped.
+fn worker(
+    id: usize,
+    setup: &Setup,
+    next: &AtomicUsize,
+    stop: &AtomicBool,
+    spawn_lock: &Mutex<()>,
+    tx: &Sender<Message>,
+) {
+    let mut clients: [Option<Client>; 2] = [None, None];
+    loop {
+        if stop.load(Ordering::SeqCst) {
+            break;
+        }
+        let index = next.fetch_add(1, Ordering::SeqCst);
+        if index >= setup.games {
+            break;
+        }
+        match play_game(id, setup, index, &mut clients, spawn_lock, stop) {
+            Ok(None) => break,
+            Ok(Some(report)) => {
+                if tx.send(Message::Done(Box::new(report))).is_err() {
+                    break;
+                }
+            }
+            Err(fatal) => {
+                let _ = tx.send(Message::Fatal(fatal));
+                break;
+            }
+        }
+    }
+    for c in clients.iter_mut() {
+        if let Some(c) = c.take() {
+            c.quit();
+        }
+    }
+}
+
+/// Plays game `index`; `Ok(None)` when the match was stopped during the game (the game is
+/// abandoned and not counted), `Err` only when an engine program cannot be started at all.
+fn play_game(
+    worker: usize,
+    setup: &Setup,
+    index: usize,
+    clients: &mut [Option<Client>; 2],
+    spawn_lock: &Mutex<()>,
+    stop: &AtomicBool,
+) -> Result<Option<GameReport>, String> {
+    let first = index % 2; // engine playing the first side
+    let opening = setup.opening(index);
+    let mut game = Game::start(&setup.variant, &opening)
+        .map_err(|e| format!("opening {}: {e}", opening.label(&setup.variant)))?;
+    // Engine of a side: side First is `first`.
+    let engine_of = |side: Side| {
+        if side == Side::First {
+            first
+        } else {
+            1 - first
+        }
+    };
+    let finish = |game: &Game, outcome: Outcome, reason: String| {
+        let names = [
+            setup.specs[engine_of(Side::First)].name.clone(),
+            setup.specs[engine_of(Side::Second)].name.clone(),
+        ];
+        let info = RecordInfo {
+            date: setup.date.clone(),
+            round: index + 1,
+            names,
+            result: result_tag(outcome).to_string(),
+            reason: reason.clone(),
+            opening: opening.label(&setup.variant),
+            time_control: setup.tc_text.clone(),
+        };
+        GameReport {
+            index,
+            first,
+            outcome,
+            reason,
+            record: game.record(&info),
+            plies: game.plies,
+        }
+    };
+    // Start the engines (or restart those that failed) and begin the game.
+    for e in [engine_of(Side::First), engine_of(Side::Second)] {
+        if clients[e].is_none() {
+            let started = {
+                let _guard = spawn_lock.lock().unwrap_or_else(|p| p.into_inner());
+                let log = setup
+                    .log
+                    .as_ref()
+                    .map(|l| (l.clone(), format!("{}#{worker}", setup.specs[e].name)));
+                Client::start(&setup.specs[e], setup.protos[e], log)
+            };
+            match started {
+                Ok(c) => clients[e] = Some(c),
+                Err(Ok(fatal)) => return Err(fatal),
+                Err(Err(fault)) => {
+                    let side = if engine_of(Side::First) == e {
+                        Side::First
+                    } else {
+                        Side::Second
+                    };
+                    return Ok(Some(finish(
+                        &game,
+                        Outcome::Win(side.opponent()),
+                        fault.reason(),
+                    )));
+                }
+            }
+        }
+        let c = clients[e].as_mut().expect("started");
+        if let Err(fault) = c.new_game(&setup.variant, &setup.tc) {
+            if let Some(c) = clients[e].take() {
+                c.kill();
+            }
+            let side = if engine_of(Side::First) == e {
+                Side::First
+            } else {
+                Side::Second
+            };
+            return Ok(Some(finish(
+                &game,
+                Outcome::Win(side.opponent()),
+                fault.reason(),
+            )));
+        }
+    }
+    let mut time_left = [setup.tc.start(), setup.tc.start()];
+    loop {
+        if stop.load(Ordering::SeqCst) {
+            return Ok(None);
+        }
+        if let Some((outcome, why)) = game.end() {
+            return Ok(Some(finish(&game, outcome, why)));
+        }
+        if setup.max_plies.is_some_and(|m| game.plies >= m) {
+            let why = format!("draw by the move limit ({} engine moves)", game.plies);
+            return Ok(Some(finish(&game, Outcome::Draw, why)));
+        }
+        let side = game.side_to_move();
+        let e = engine_of(side);
+        let clocks = Clocks {
+            tc: setup.tc,
+            mine: time_left[side.index()],
+            theirs: time_left[side.opponent().index()],
+        };
+        let client = clients[e].as_mut().expect("started");
+        let lose = |game: &Game, why: String| finish(game, Outcome::Win(side.opponent()), why);
+        match client.go(&game, &clocks, setup.margin) {
+            Ok((Reply::Move(text), spent)) => {
+                if let TimeControl::Game { increment, .. } = setup.tc {
+                    let t = &mut time_left[side.index()];
+                    *t = t.saturating_sub(spent) + increment;
+                }
+                if let Err(why) = game.play_engine_move(&text) {
+                    let why = if why.contains(text.trim()) {
+                        format!("illegal move: {why}")
+                    } else {
+                        format!("illegal move '{text}': {why}")
+                    };
+                    return Ok(Some(lose(&game, why)));
+                }
+            }
+            Ok((Reply::NoMove(line), _)) => {
+                return Ok(Some(lose(
+                    &game,
+                    format!("no move ('{line}') while legal moves remain"),
+                )));
+            }
+            Err(fault) => {
+                if let Some(c) = clients[e].take() {
+                    c.kill();
+                }
+                // The failed engine is restarted for the next game.
+                return Ok(Some(lose(&game, fault.reason())));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations() {
+        assert_eq!(
+            parse_duration("500ms", "x").unwrap(),
+            Duration::from_millis(500)
+        );
+        assert_eq!(
+            parse_duration("1.5", "x").unwrap(),
+            Duration::from_millis(1500)
+        );
+        assert_eq!(parse_duration("2m", "x").unwrap(), Duration::from_secs(120));
+        assert!(parse_duration("fast", "x").is_err());
+        assert!(parse_duration("-1s", "x").is_err());
+        assert_eq!(
+            parse_tc("10+0.1").unwrap(),
+            TimeControl::Game {
+                base: Duration::from_secs(10),
+                increment: Duration::from_millis(100)
+            }
+        );
+        assert_eq!(
+            parse_tc("60").unwrap(),
+            TimeControl::Game {
+                base: Duration::from_secs(60),
+                increment: Duration::ZERO
+            }
+        );
+        assert!(parse_tc("0+1").is_err());
+        assert!(parse_tc("x+1").is_err());
+    }
+}
