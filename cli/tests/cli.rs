@@ -228,6 +228,40 @@ fn renju_forbidden_move_loses() {
 }
 
 #[test]
+fn renju_human_vs_engine_to_the_end() {
+    let script: String = (1..=15)
+        .flat_map(|r| ('a'..='o').map(move |c| format!("{c}{r}\n")))
+        .collect();
+    let o = run(&["play", "renju", "--depth", "3", "--ascii"], &script);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("Game over: "), "{out}");
+}
+
+#[test]
+fn engine_against_engine_in_every_game() {
+    let cases: &[&[&str]] = &[
+        &[
+            "play", "xiangqi", "--red", "engine", "--black", "engine", "--depth", "2",
+        ],
+        &[
+            "play", "connect6", "--size", "9", "--black", "engine", "--white", "engine", "--depth",
+            "1", "--ascii",
+        ],
+        &[
+            "play", "renju", "--black", "engine", "--white", "engine", "--depth", "2", "--ascii",
+        ],
+    ];
+    for args in cases {
+        let o = run(args, "");
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        let out = stdout(&o);
+        assert!(out.contains("Game over: "), "{args:?}: {out}");
+        assert!(out.contains("[Result \""), "{args:?}: {out}");
+    }
+}
+
+#[test]
 fn engine_against_engine_plays_to_the_end() {
     let o = run(
         &[
