@@ -160,7 +160,17 @@ pub fn load(
         white: record.tag("SetupWhite").map(str::to_string),
         to_move: record.tag("ToMove").map(str::to_ascii_lowercase),
     };
-    let mut game = games::build(kind, &args, config).map_err(|e| bad(e.to_string()))?;
+    let mut game = games::build(kind, &args, config).map_err(|e| {
+        // Name the record's tags, not the command-line options they stand for.
+        let msg = e.to_string();
+        let msg = msg
+            .replacen("--fen: ", "[FEN]: ", 1)
+            .replacen("--size: ", "[Size]: ", 1)
+            .replacen("--black/--white: ", "[SetupBlack]/[SetupWhite]: ", 1)
+            .replacen("--black: ", "[SetupBlack]: ", 1)
+            .replacen("--white: ", "[SetupWhite]: ", 1);
+        bad(msg)
+    })?;
     for (i, token) in record.moves.iter().enumerate() {
         game.play_text(token)
             .map_err(|e| bad(format!("move {}: {}", i + 1, games::quoted(token, &e))))?;

@@ -519,6 +519,10 @@ fn xiangqi_protocols_by_command_and_by_first_line() {
 
 #[test]
 fn bad_input_is_one_line_and_exit_2() {
+    let bad_fen = temp_file("bad-fen.pgn");
+    std::fs::write(&bad_fen, "[Game \"Chinese Chess\"]\n[FEN \"bad\"]\n").unwrap();
+    let bad_move = temp_file("bad-move.txt");
+    std::fs::write(&bad_move, "[Game \"Gomoku\"]\n\n1. h8 h8 *\n").unwrap();
     let cases: &[(&[&str], &str)] = &[
         (&["play", "chess"], ""),
         (&["moves"], ""),
@@ -556,6 +560,12 @@ fn bad_input_is_one_line_and_exit_2() {
         (&["play"], ""),
         (&["play", "--load", "/nonexistent/qi-record.txt"], ""),
         (&["perft", "xiangqi"], ""),
+        (&["play", "--load", bad_fen.to_str().unwrap()], ""),
+        (&["play", "--load", bad_move.to_str().unwrap()], ""),
+        (
+            &["play", "xiangqi", "--load", bad_move.to_str().unwrap()],
+            "",
+        ),
         (&[], "hello\n"),
     ];
     let mut text = String::new();
@@ -569,7 +579,7 @@ fn bad_input_is_one_line_and_exit_2() {
         assert_eq!(stdout(&o), "", "{args:?}");
         text.push_str(&format!("qi {}\n{err}\n", args.join(" ")));
     }
-    insta::assert_snapshot!("bad_input", text);
+    settings().bind(|| insta::assert_snapshot!("bad_input", text));
 }
 
 #[test]
