@@ -224,6 +224,12 @@ pub trait Rules: Position {
             .collect()
     }
 
+    /// Other notations of a turn for people, shown after a move is played (xiangqi: WXF and
+    /// Chinese). Default none.
+    fn turn_note(&self, _turn: &[Self::Move]) -> Option<String> {
+        None
+    }
+
     /// A comment to append to the record's movetext (xiangqi: the moves in WXF).
     fn record_comment(_start: &Self, _turns: &[Vec<Self::Move>]) -> Option<String> {
         None
@@ -362,6 +368,9 @@ pub struct Thought {
     pub time_ms: u64,
     /// Principal variation, one string per turn.
     pub pv: Vec<String>,
+    /// The best move in other notations for people (xiangqi WXF and Chinese); not in JSON.
+    #[serde(skip)]
+    pub note: Option<String>,
 }
 
 impl Thought {
@@ -478,6 +487,11 @@ impl<R: Rules> Session<R> {
         let turn = Self::turn_texts(&self.pos, &decision.turn);
         Thought {
             bestmove: turn.first().cloned(),
+            note: if decision.turn.is_empty() {
+                None
+            } else {
+                self.pos.turn_note(&decision.turn)
+            },
             score_cp,
             mate,
             depth: decision.depth,
@@ -581,7 +595,10 @@ impl<R: Rules> Game for Session<R> {
             trial.play_input(mv);
         }
         plies.truncate(keep);
-        let texts = Self::turn_texts(&self.pos, &plies);
+        let mut texts = Self::turn_texts(&self.pos, &plies);
+        if let Some(note) = self.pos.turn_note(&plies) {
+            texts.push(format!(" ({note})"));
+        }
         for mv in plies {
             let mover = self.pos.side_to_move();
             self.pos.play_input(mv);

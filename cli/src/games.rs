@@ -994,6 +994,15 @@ mod xiangqi_game {
                 .collect()
         }
 
+        fn turn_note(&self, turn: &[Move]) -> Option<String> {
+            let mv = *turn.first()?;
+            Some(format!(
+                "{} {}",
+                self.format_wxf(mv),
+                self.format_chinese(mv)
+            ))
+        }
+
         fn record_comment(start: &Self, turns: &[Vec<Move>]) -> Option<String> {
             if turns.is_empty() {
                 return None;

@@ -120,9 +120,13 @@ pub fn run(
             let thought = think(game, config, &stop, err, true)?;
             match &thought.bestmove {
                 Some(mv) => {
+                    let note = thought
+                        .note
+                        .as_ref()
+                        .map_or(String::new(), |n| format!(" ({n})"));
                     writeln!(
                         out,
-                        "{name} (qi) plays {mv}   [{}, depth {}, {} nodes, {:.2} s]",
+                        "{name} (qi) plays {mv}{note}   [{}, depth {}, {} nodes, {:.2} s]",
                         thought.score_text(),
                         thought.depth,
                         thought.nodes,
@@ -153,7 +157,11 @@ pub fn run(
             Command::Hint => {
                 let thought = think(game, config, &stop, err, false)?;
                 if let Some(mv) = &thought.bestmove {
-                    writeln!(out, "hint: {mv} ({})", thought.score_text())?;
+                    let note = thought
+                        .note
+                        .as_ref()
+                        .map_or(String::new(), |n| format!("{n}, "));
+                    writeln!(out, "hint: {mv} ({note}{})", thought.score_text())?;
                 }
             }
             Command::Undo => {
