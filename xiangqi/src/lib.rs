@@ -149,7 +149,7 @@ impl game_core::Position for Position {
     fn order_hint(&self, mv: Move) -> i32 {
         let victim = self.board[mv.to().raw()];
         if victim == position::EMPTY {
-            return 0;
+            return eval::quiet_hint(self, mv);
         }
         let attacker = self.board[mv.from().raw()];
         let (v, a) = (
