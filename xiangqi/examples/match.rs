@@ -10,7 +10,7 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use game_core::{Outcome, Side};
 use xiangqi::Position;
 
-const OPENINGS: [&str; 12] = [
+const OPENINGS: [&str; 24] = [
     "",
     "h2e2 h9g7",
     "b2e2 b9c7",
@@ -23,6 +23,18 @@ const OPENINGS: [&str; 12] = [
     "b2d2 h9g7",
     "h2f2 b9c7",
     "h2e2 b9c7 h0g2 a9b9",
+    "c3c4 h9g7",
+    "h2e2 h9g7 h0g2 i9h9",
+    "b0c2 h9g7",
+    "h2d2 h9g7",
+    "h0i2 b9c7",
+    "h2e2 b9c7",
+    "c3c4 h7e7",
+    "g3g4 h9g7",
+    "h2e2 h9g7 h0g2 g6g5",
+    "b2e2 h9g7 b0c2 i9h9",
+    "c0e2 h9g7",
+    "g0e2 b9c7",
 ];
 
 struct Engine {

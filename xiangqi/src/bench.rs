@@ -50,3 +50,15 @@ pub fn run(depth: u32) -> (u64, u64) {
     let micros = start.elapsed().as_micros().max(1) as u64;
     (nodes, nodes * 1_000_000 / micros)
 }
+
+#[cfg(test)]
+mod tests {
+    /// The node count is a signature: the same from run to run.
+    #[test]
+    fn signature_is_deterministic() {
+        let (a, _) = super::run(4);
+        let (b, _) = super::run(4);
+        assert!(a > 1000);
+        assert_eq!(a, b);
+    }
+}

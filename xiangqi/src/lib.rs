@@ -55,7 +55,38 @@ pub use position::{DEFAULT_NO_CAPTURE_LIMIT, EndReason, Position};
 pub use see::SEE_VALUE;
 pub use types::{Move, Piece, PieceKind, Square};
 
+use std::io::Read as _;
+
 use game_core::{Outcome, Side};
+
+/// Serves whichever engine protocol the GUI speaks: UCI ([`uci::run`]) when the first
+/// non-blank line is `uci`, else UCCI ([`ucci::run`]). The first line is handed on to the
+/// chosen server, which answers it as usual.
+///
+/// # Errors
+/// Only I/O errors of `input` or `output`.
+pub fn serve<R: std::io::BufRead, W: std::io::Write + Send + 'static>(
+    mut input: R,
+    output: W,
+) -> std::io::Result<()> {
+    let mut first = Vec::new();
+    loop {
+        first.clear();
+        if input.read_until(b'\n', &mut first)? == 0 {
+            return Ok(());
+        }
+        if !first.iter().all(u8::is_ascii_whitespace) {
+            break;
+        }
+    }
+    let is_uci = String::from_utf8_lossy(&first).trim() == "uci";
+    let input = std::io::Cursor::new(first).chain(input);
+    if is_uci {
+        uci::run(input, output)
+    } else {
+        ucci::run(input, output)
+    }
+}
 
 /// MVV-LVA values: victim first, then the cheapest attacker.
 const ORDER_VALUE: [i32; 7] = [10_000, 20, 20, 40, 90, 45, 10];
@@ -113,12 +144,12 @@ impl game_core::Position for Position {
 
     /// Captures: MVV-LVA (victim value * 16 minus attacker value) when the exchange does not
     /// lose material, else the (negative) static exchange value, so losing captures come
-    /// last among the captures. 0 for quiet moves.
+    /// last among the captures. Quiet moves: their opening piece-square gain (a few dozen).
     #[inline]
     fn order_hint(&self, mv: Move) -> i32 {
         let victim = self.board[mv.to().raw()];
         if victim == position::EMPTY {
-            return 0;
+            return eval::quiet_hint(self, mv);
         }
         let attacker = self.board[mv.from().raw()];
         let (v, a) = (

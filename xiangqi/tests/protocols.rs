@@ -364,3 +364,19 @@ mod garbage {
         }
     }
 }
+
+/// `serve` picks the protocol from the first line.
+#[test]
+fn serve_detects_the_protocol() {
+    let out = Transcript::default();
+    xiangqi::serve(&b"\nuci\nisready\nquit\n"[..], out.clone()).unwrap();
+    let text = out.text();
+    assert!(text.contains("uciok") && text.contains("readyok") && !text.contains("bye"));
+    let out = Transcript::default();
+    xiangqi::serve(&b"ucci\nquit\n"[..], out.clone()).unwrap();
+    let text = out.text();
+    assert!(text.contains("ucciok") && text.ends_with("bye\n"), "{text}");
+    let out = Transcript::default();
+    xiangqi::serve(&b""[..], out.clone()).unwrap();
+    assert!(out.text().is_empty());
+}
