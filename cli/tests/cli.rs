@@ -414,7 +414,10 @@ fn analyze_json() {
         "{text}"
     );
     assert!(text.contains(r#""result":"1-0""#), "{text}");
-    settings().bind(|| insta::assert_snapshot!("analyze_json", text));
+    // Node counts change with every engine tuning (`qi bench` is the node fingerprint).
+    let mut s = settings();
+    s.add_filter(r#""nodes":\d+"#, r#""nodes":[N]"#);
+    s.bind(|| insta::assert_snapshot!("analyze_json", text));
 }
 
 #[test]
@@ -431,7 +434,9 @@ fn analyze_text() {
         "",
     );
     assert!(o.status.success());
-    settings().bind(|| insta::assert_snapshot!("analyze_text", stdout(&o)));
+    let mut s = settings();
+    s.add_filter(r"nodes \d+", "nodes [N]");
+    s.bind(|| insta::assert_snapshot!("analyze_text", stdout(&o)));
 }
 
 #[test]
