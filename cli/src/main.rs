@@ -179,8 +179,17 @@ fn no_command() -> Result<(), CliError> {
         ));
     }
     let mut lock = stdin.lock();
+    // Skip blank lines (managers send CR LF, some a leading empty line); read bytes so that a
+    // first line in a Windows code page is not an I/O error.
     let mut first = String::new();
-    lock.read_line(&mut first)?;
+    let mut bytes = Vec::new();
+    while first.trim().is_empty() {
+        bytes.clear();
+        if lock.read_until(b'\n', &mut bytes)? == 0 {
+            return Ok(());
+        }
+        first = String::from_utf8_lossy(&bytes).into_owned();
+    }
     let word = first
         .split_whitespace()
         .next()
@@ -192,7 +201,6 @@ fn no_command() -> Result<(), CliError> {
         "start" | "info" | "about" | "restart" | "board" | "begin" | "turn" | "rectstart" => {
             commands::Protocol::Gomocup
         }
-        "" => return Ok(()),
         _ => {
             return Err(CliError::Usage(format!(
                 "no command given and stdin starts with '{}': expected uci, ucci or a Gomocup \

@@ -60,12 +60,11 @@ impl Default for Session {
 /// Only I/O errors of `input` or `output`; protocol errors are answered with `error ...` lines.
 pub fn run<R: BufRead, W: Write>(input: R, mut output: W) -> io::Result<()> {
     let mut session = Session::new();
-    for line in input.lines() {
-        if !session.handle(&line?, &mut output)? {
-            break;
-        }
+    game_core::protocol::read_lines(input, |line| {
+        let go_on = session.handle(line, &mut output)?;
         output.flush()?;
-    }
+        Ok(go_on)
+    })?;
     output.flush()
 }
 

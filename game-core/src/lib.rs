@@ -133,6 +133,7 @@
 mod evaluate;
 mod outcome;
 mod position;
+pub mod protocol;
 pub mod score;
 pub mod search;
 mod side;

@@ -619,11 +619,6 @@ fn line(out: &mut dyn Write, text: &str) -> io::Result<()> {
 /// Only I/O errors of `input` / `output`; protocol errors are answered with `ERROR` lines.
 pub fn run<R: BufRead, W: Write>(input: R, mut output: W) -> io::Result<()> {
     let mut brain = Brain::new();
-    for raw in input.lines() {
-        let raw = raw?;
-        if !brain.handle(&raw, &mut output)? {
-            break;
-        }
-    }
+    game_core::protocol::read_lines(input, |line| brain.handle(line, &mut output))?;
     output.flush()
 }

@@ -202,3 +202,28 @@ proptest! {
         prop_assert!(connect6::connectmore::run(input.as_bytes(), &mut out).is_ok());
     }
 }
+
+/// A line that is not UTF-8 (Piskvork sends `INFO folder` in the Windows code page) is read
+/// lossily and the session goes on. It once ended both loops with an I/O error.
+#[test]
+fn stone_protocols_survive_invalid_utf8() {
+    let mut out = Vec::new();
+    gomoku::gomocup::run(
+        &b"START 15\r\nINFO folder C:\\Users\\J\xf6rg\\brains\r\nABOUT\r\nEND\r\n"[..],
+        &mut out,
+    )
+    .unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(
+        text.starts_with("OK") && text.contains("name=\"qi\""),
+        "{text}"
+    );
+
+    let mut out = Vec::new();
+    connect6::connectmore::run(&b"move J\xe9\nname\nquit\n"[..], &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(
+        text.starts_with("error") && text.contains("name "),
+        "{text}"
+    );
+}

@@ -4,7 +4,7 @@
 //! Output goes through an `Arc<Mutex<W>>` shared with the search thread; every line is
 //! written whole and flushed at once.
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -32,29 +32,6 @@ pub(crate) fn send<W: Write>(out: &Mutex<W>, line: &str) -> io::Result<()> {
     w.write_all(line.as_bytes())?;
     w.write_all(b"\n")?;
     w.flush()
-}
-
-/// Reads lines (invalid UTF-8 replaced, `\r` and surrounding blanks trimmed) and hands each
-/// non-empty one to `handle` until it returns `Ok(false)` or the input ends.
-pub(crate) fn read_lines<R: BufRead>(
-    mut input: R,
-    mut handle: impl FnMut(&str) -> io::Result<bool>,
-) -> io::Result<()> {
-    let mut buf = Vec::new();
-    loop {
-        buf.clear();
-        if input.read_until(b'\n', &mut buf)? == 0 {
-            return Ok(());
-        }
-        let line = String::from_utf8_lossy(&buf);
-        let line = line.trim();
-        if line.is_empty() {
-            continue;
-        }
-        if !handle(line)? {
-            return Ok(());
-        }
-    }
 }
 
 /// The protocol spoken: how moves, scores and results are written.
@@ -280,9 +257,18 @@ impl<W: Write + Send + 'static> Engine<W> {
         self.wait();
     }
 
-    /// Makes the engine idle before a state change: an infinite or pondering search is
-    /// stopped, a finite one is awaited.
+    /// Makes the engine idle before a state change (`position`, `setoption`, a new `go`): a
+    /// running search is stopped and answers its best move first. Waiting for a finite search
+    /// instead would stop the loop from reading (`isready` must be answered at once, and `go
+    /// depth 40` may not end for hours), and a GUI that changes the state mid-search has
+    /// given up on that search anyway.
     pub fn idle(&mut self) {
+        self.stop();
+    }
+
+    /// At the end of input: an infinite or pondering search is stopped, a finite one is
+    /// awaited, so that a script piping `position ... / go depth 8` gets the full answer.
+    pub fn finish(&mut self) {
         let holding = self
             .job
             .as_ref()

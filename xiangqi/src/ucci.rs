@@ -21,8 +21,9 @@ use std::time::Duration;
 
 use game_core::search::Limits;
 
-use crate::engine::{Dialect, Engine, GoRequest, MAX_HASH_MIB, number, position_args, read_lines};
+use crate::engine::{Dialect, Engine, GoRequest, MAX_HASH_MIB, number, position_args};
 use crate::timeman::Clock;
+use game_core::protocol::read_lines;
 
 /// The engine's name in `id name`.
 pub const ENGINE_NAME: &str = concat!("qi xiangqi ", env!("CARGO_PKG_VERSION"));
@@ -41,7 +42,7 @@ pub fn run<R: BufRead, W: Write + Send + 'static>(input: R, output: W) -> io::Re
         millis: false,
     };
     read_lines(input, |line| session.handle(line))?;
-    session.engine.idle();
+    session.engine.finish();
     Ok(())
 }
 

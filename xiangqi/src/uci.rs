@@ -20,9 +20,10 @@ use std::time::Duration;
 use game_core::Side;
 use game_core::search::Limits;
 
-use crate::engine::{Dialect, Engine, GoRequest, MAX_HASH_MIB, number, position_args, read_lines};
+use crate::engine::{Dialect, Engine, GoRequest, MAX_HASH_MIB, number, position_args};
 use crate::timeman::Clock;
 use crate::ucci::ENGINE_NAME;
+use game_core::protocol::read_lines;
 
 /// Runs a UCI session: reads commands from `input` until `quit` or the end of the input,
 /// writes replies to `output` (each line flushed). Searches run on their own thread while
@@ -41,7 +42,7 @@ pub fn run<R: BufRead, W: Write + Send + 'static>(input: R, output: W) -> io::Re
         ),
     };
     read_lines(input, |line| session.handle(line))?;
-    session.engine.idle();
+    session.engine.finish();
     Ok(())
 }
 

@@ -245,6 +245,53 @@ fn end_of_input() {
     assert!(out.text().contains("bestmove "));
 }
 
+/// A state change in the middle of a long finite search (`go depth 60`, which would run for
+/// hours) stops that search, which answers first; the loop never stops reading, so `isready`
+/// and `quit` are answered at once. Found by driving the servers like a hasty GUI.
+#[test]
+fn state_changes_during_a_search_do_not_block_the_loop() {
+    for (run, script) in [
+        (
+            xiangqi::ucci::run::<&'static [u8], Transcript>
+                as fn(&'static [u8], Transcript) -> io::Result<()>,
+            &b"ucci\ngo depth 60\nsetoption hashsize 8\nisready\nquit\n"[..],
+        ),
+        (
+            xiangqi::uci::run::<&'static [u8], Transcript>,
+            &b"uci\ngo depth 60\nposition startpos moves h2e2\nisready\nquit\n"[..],
+        ),
+    ] {
+        let out = Transcript::default();
+        let (done, finished) = std::sync::mpsc::channel();
+        let writer = out.clone();
+        std::thread::spawn(move || {
+            run(script, writer).unwrap();
+            done.send(()).unwrap();
+        });
+        finished
+            .recv_timeout(Duration::from_secs(20))
+            .expect("the loop blocked on the search");
+        let text = out.text();
+        assert_eq!(out.answers(), 1, "{text}");
+        assert!(text.contains("readyok"), "{text}");
+    }
+}
+
+/// Bytes that are not UTF-8 (a Windows path in a GUI's code page) are read lossily: the line
+/// is answered as an error and the session goes on.
+#[test]
+fn invalid_utf8_is_an_error_line_not_the_end() {
+    let out = Transcript::default();
+    xiangqi::ucci::run(
+        &b"ucci\nsetoption J\xf6rg 1\nposition startpos moves h\xf62e2\nisready\n"[..],
+        out.clone(),
+    )
+    .unwrap();
+    let text = out.text();
+    assert!(text.contains("info string error"), "{text}");
+    assert!(text.trim_end().ends_with("readyok"), "{text}");
+}
+
 /// `stop` during `go infinite` from the start position: the answer comes at once. The bound
 /// here is loose (a loaded machine); the typical latency is well under a millisecond.
 #[test]
