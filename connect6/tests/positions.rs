@@ -1,4 +1,4 @@
-//! The reference positions of `shared/reference/connect6/positions.txt`, answered by the engine
+//! The reference positions of `reference/connect6/positions.txt`, answered by the engine
 //! with one of the listed pairs within 4 turns of depth and 2 s (they need far less: each is
 //! decided before the alpha-beta, by the immediate-win check or the forced replies).
 
@@ -11,7 +11,7 @@ use game_core::Side;
 
 const POSITIONS: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../shared/reference/connect6/positions.txt"
+    "/../reference/connect6/positions.txt"
 ));
 
 fn pairs(text: &str) -> Vec<Vec<Point>> {

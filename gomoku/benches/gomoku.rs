@@ -10,7 +10,7 @@ use gomoku::{Board, Engine, EngineLimits, Rule, ThreatSolver};
 
 const VCF: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../shared/reference/gomoku/vcf.txt"
+    "/../reference/gomoku/vcf.txt"
 ));
 
 fn vcf_positions() -> Vec<(String, Board)> {

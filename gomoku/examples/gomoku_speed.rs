@@ -69,7 +69,7 @@ fn main() {
         }
     }
 
-    let file = include_str!("../../../shared/reference/gomoku/vcf.txt");
+    let file = include_str!("../../reference/gomoku/vcf.txt");
     for line in file
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())

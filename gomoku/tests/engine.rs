@@ -8,7 +8,7 @@ use gomoku::{Board, Engine, EngineLimits, Rule, Source, ThreatSolver, best_move}
 
 const VCF: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../shared/reference/gomoku/vcf.txt"
+    "/../reference/gomoku/vcf.txt"
 ));
 
 fn vcf_positions(to_move_override: Option<Side>) -> Vec<(String, Board)> {

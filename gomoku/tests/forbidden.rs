@@ -1,11 +1,11 @@
-//! Renju forbidden points against ../shared/reference/gomoku/forbidden.txt.
+//! Renju forbidden points against reference/gomoku/forbidden.txt.
 
 use game_core::Side;
 use gomoku::{Board, Rule};
 
 const FILE: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../shared/reference/gomoku/forbidden.txt"
+    "/../reference/gomoku/forbidden.txt"
 ));
 
 fn cases() -> Vec<(String, Board, Vec<String>)> {

@@ -1,11 +1,11 @@
-//! VCF / VCT tests against ../shared/reference/gomoku/vcf.txt and hand-made positions.
+//! VCF / VCT tests against reference/gomoku/vcf.txt and hand-made positions.
 
 use game_core::{Outcome, Position, Side};
 use gomoku::{Board, Rule, ThreatSolver};
 
 const FILE: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../shared/reference/gomoku/vcf.txt"
+    "/../reference/gomoku/vcf.txt"
 ));
 
 struct Case {

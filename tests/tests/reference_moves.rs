@@ -1,4 +1,4 @@
-//! The sorted legal move list of every stone-game position in `shared/reference/` (insta). The
+//! The sorted legal move list of every stone-game position in `reference/` (insta). The
 //! xiangqi reference positions have theirs in the xiangqi crate's snapshots. The first
 //! snapshots were checked against the reference files: under renju every forbidden point the
 //! file lists for Black is missing from Black's list, and nothing else is.
@@ -32,7 +32,7 @@ fn renju_board(black: &str, white: &str, to_move: Side) -> Board {
 
 #[test]
 fn renju_forbidden_boards() {
-    let text = include_str!("../../../shared/reference/gomoku/forbidden.txt");
+    let text = include_str!("../../reference/gomoku/forbidden.txt");
     for fields in reference_lines(text) {
         let (id, black, white, forbidden) = (fields[0], fields[1], fields[2], fields[3]);
         let board = renju_board(black, white, Side::First);
@@ -59,7 +59,7 @@ fn renju_forbidden_boards() {
 
 #[test]
 fn renju_vcf_boards() {
-    let text = include_str!("../../../shared/reference/gomoku/vcf.txt");
+    let text = include_str!("../../reference/gomoku/vcf.txt");
     for fields in reference_lines(text) {
         let side = if fields[1] == "black" {
             Side::First
@@ -73,7 +73,7 @@ fn renju_vcf_boards() {
 
 #[test]
 fn connect6_positions() {
-    let text = include_str!("../../../shared/reference/connect6/positions.txt");
+    let text = include_str!("../../reference/connect6/positions.txt");
     for fields in reference_lines(text) {
         let side = if fields[1] == "black" {
             Side::First

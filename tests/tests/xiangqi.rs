@@ -196,7 +196,7 @@ fn reference_moves(pos: &Position) -> Vec<Move> {
 }
 
 fn reference_starts() -> Vec<Position> {
-    let text = include_str!("../../../shared/reference/xiangqi/perft.txt");
+    let text = include_str!("../../reference/xiangqi/perft.txt");
     text.lines()
         .filter_map(|l| l.strip_prefix("fen "))
         .map(|fen| Position::from_fen(fen).expect("reference FEN"))
@@ -255,7 +255,7 @@ fn xiangqi_conforms_from_the_reference_positions() {
 fn the_reference_generator_agrees_with_published_perft() {
     // The naive generator is itself checked against the published counts before it is
     // trusted as an oracle: perft 2 of every reference position.
-    let text = include_str!("../../../shared/reference/xiangqi/perft.txt");
+    let text = include_str!("../../reference/xiangqi/perft.txt");
     let mut fen = None;
     for line in text.lines() {
         if let Some(f) = line.strip_prefix("fen ") {

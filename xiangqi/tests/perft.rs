@@ -1,4 +1,4 @@
-//! Every position and depth of `shared/reference/xiangqi/perft.txt` (chessprogramming.org and
+//! Every position and depth of `reference/xiangqi/perft.txt` (chessprogramming.org and
 //! Fairy-Stockfish values). Counts above 5 M leaves are in the ignored test
 //! `perft_reference_deep` (`cargo test -p xiangqi --release -- --ignored`).
 

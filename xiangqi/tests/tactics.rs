@@ -1,4 +1,4 @@
-//! Every position of `shared/reference/xiangqi/tactics.txt` solved by the engine's search
+//! Every position of `reference/xiangqi/tactics.txt` solved by the engine's search
 //! (`Eval` on the shared core): mates with the stated first move and distance, the terminal
 //! position reported as lost with no move, the start position near equal.
 
@@ -10,7 +10,7 @@ use xiangqi::{Eval, Position};
 
 const TACTICS: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../shared/reference/xiangqi/tactics.txt"
+    "/../reference/xiangqi/tactics.txt"
 );
 
 struct Case {

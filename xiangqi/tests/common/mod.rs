@@ -1,15 +1,15 @@
 //! Readers of the shared reference files.
 #![allow(dead_code)]
 
-/// `shared/reference/xiangqi/perft.txt`.
+/// `reference/xiangqi/perft.txt`.
 pub const PERFT: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../shared/reference/xiangqi/perft.txt"
+    "/../reference/xiangqi/perft.txt"
 ));
-/// `shared/reference/xiangqi/tactics.txt`.
+/// `reference/xiangqi/tactics.txt`.
 pub const TACTICS: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../shared/reference/xiangqi/tactics.txt"
+    "/../reference/xiangqi/tactics.txt"
 ));
 
 /// One perft reference position.

@@ -1,5 +1,5 @@
 //! Plays the engine against itself on 19x19 and prints every turn with how it was chosen.
-//! `cargo run --release -p connect6 --example selfplay -- [ms per turn]`
+//! `cargo run --release -p connect6 --example connect6_selfplay -- [ms per turn]`
 
 use std::time::Duration;
 

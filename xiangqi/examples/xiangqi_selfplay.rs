@@ -1,5 +1,5 @@
 //! Self-play between two evaluations at a fixed depth, through the `game_core::Position` API:
-//! `cargo run --release -p xiangqi --example selfplay -- [depth] [openings] [new|material|...]`.
+//! `cargo run --release -p xiangqi --example xiangqi_selfplay -- [depth] [openings] [new|material|...]`.
 //!
 //! Each opening (a few plies from the start) is played twice with colours swapped. A game
 //! ends by the rules (`Position::game_end`: mate, stalemate, repetition, perpetual check,

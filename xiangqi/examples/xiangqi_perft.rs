@@ -1,4 +1,4 @@
-//! Measures perft speed: `cargo run --release -p xiangqi --example perft -- [depth] [fen]`.
+//! Measures perft speed: `cargo run --release -p xiangqi --example xiangqi_perft -- [depth] [fen]`.
 //! Prints leaves, time and leaves/s with bulk counting, then without (every leaf played).
 
 use std::time::Instant;

@@ -1,5 +1,5 @@
 //! Runs the benchmark and a timed search from the start position:
-//! `cargo run --release -p xiangqi --example bench -- [depth] [seconds]`.
+//! `cargo run --release -p xiangqi --example xiangqi_bench -- [depth] [seconds]`.
 
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};

@@ -1,5 +1,5 @@
-//! A match between two UCCI engines (e.g. two builds of `--example ucci`), adjudicated by the
-//! rules of this crate: `cargo run --release -p xiangqi --example match -- <engine A>
+//! A match between two UCCI engines (e.g. two builds of `--example xiangqi_ucci`), adjudicated by the
+//! rules of this crate: `cargo run --release -p xiangqi --example xiangqi_match -- <engine A>
 //! <engine B> [go arguments, default "depth 6"] [openings, default 12]`.
 //!
 //! Each opening is played twice with colours swapped; 300 plies without a result is a draw.
