@@ -17,6 +17,16 @@ pub enum GomokuError {
         /// Board size.
         size: usize,
     },
+    /// A Gomocup protocol coordinate (`x,y`, 0-based column and row) that cannot be read.
+    #[error(
+        "bad coordinate {text:?}: expected x,y (0-based column and row, e.g. 7,7) on the {size}x{size} board"
+    )]
+    BadGomocupCoordinate {
+        /// The offending text.
+        text: String,
+        /// Board size.
+        size: usize,
+    },
     /// A coordinate that reads but lies outside the board.
     #[error("point {text} is off the {size}x{size} board")]
     OffBoard {

@@ -12,8 +12,13 @@
 //! keys ignored), `TAKEBACK x,y`, `PLAY x,y`, `END`, `ABOUT`, `SWAP2BOARD` .. `DONE` (0, 3 or 5
 //! stones), `YXBOARD` .. `DONE` (set a position without thinking), `YXSHOWFORBID`.
 //!
-//! Time: every move is budgeted so as never to pass `timeout_turn` (with a safety margin) and
-//! to spread `time_left` / `timeout_match` over the rest of the game.
+//! Time: every move is budgeted by [`turn_budget`] so as never to pass `timeout_turn` (hard
+//! limit 15%, at least 40 ms, below it) and to spread `time_left` / `timeout_match` over the
+//! rest of the game the same way; the clock starts when the command is read.
+//!
+//! `TAKEBACK` removes only the last stone played (anything else is an `ERROR`); a `BOARD` or
+//! `TURN` that leaves a finished game (a five already on the board, a full board) gets
+//! `ERROR ... the game is over ...` and changes nothing.
 
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::AtomicBool;
@@ -31,6 +36,34 @@ pub const ABOUT: &str =
     "name=\"qi\", version=\"0.1.0\", author=\"The qi developers\", country=\"Unknown\"";
 
 const UNLIMITED: i64 = 2_147_483_647;
+
+/// The shortest hard limit a move gets, in ms (the search still returns a legal move).
+const MIN_MOVE_MS: i64 = 5;
+
+/// The search time for one move, `(soft, hard)`, from the Gomocup limits in ms: `turn`
+/// (`timeout_turn`, > 0), `left` (what is left of `time_left` / `timeout_match`, or
+/// 2147483647 when unlimited) and `moves_left` (the moves still expected from us, >= 1).
+///
+/// A manager on a loaded machine sees our answer late by scheduling and pipe delays, and
+/// the search notices its deadline only every few hundred nodes, so the hard limit keeps a
+/// margin of 15% and at least 40 ms below the turn limit (never below
+/// 5 ms); the match clock is shared over `moves_left` moves the same way after a
+/// reserve of 10% (at most 1 s). The soft limit (no new iteration after half of it) is three
+/// quarters of the hard one.
+pub fn turn_budget(turn: i64, left: i64, moves_left: i64) -> (Duration, Duration) {
+    let safe = |t: i64| (t - (t * 15 / 100).max(40)).max(MIN_MOVE_MS);
+    let mut hard = safe(turn.max(1));
+    if left < UNLIMITED {
+        let reserve = (left / 10).clamp(0, 1000);
+        let share = (left - reserve).max(0) / moves_left.max(1);
+        hard = hard.min(safe(share));
+    }
+    let soft = (hard * 3 / 4).max(MIN_MOVE_MS);
+    (
+        Duration::from_millis(soft as u64),
+        Duration::from_millis(hard as u64),
+    )
+}
 
 /// Which multi-line block is being read.
 #[derive(Copy, Clone, PartialEq, Eq)]
@@ -58,6 +91,8 @@ struct Brain {
     pending: Vec<(Point, u8)>,
     pending_error: Option<String>,
     match_start: Instant,
+    /// When the command being handled was read (the move's clock starts there).
+    received: Instant,
 }
 
 fn ok_coords(p: Point) -> String {
@@ -83,6 +118,7 @@ impl Brain {
             pending: Vec::new(),
             pending_error: None,
             match_start: Instant::now(),
+            received: Instant::now(),
         }
     }
 
@@ -96,29 +132,30 @@ impl Brain {
         mib
     }
 
-    /// The time for this move.
+    /// The time for this move, counted from when its command was read.
     fn limits(&self) -> EngineLimits {
-        let mut budget: i64 = if self.timeout_turn <= 0 {
+        let turn = if self.timeout_turn <= 0 {
             100
         } else {
             self.timeout_turn
         };
-        // Margin for process and I/O overhead.
-        budget -= (budget / 10).clamp(20, 500);
         let stones = self.board.as_ref().map_or(0, Board::stone_count) as i64;
         let moves_left = (((self.size * self.size) as i64 - stones) / 2).clamp(10, 40);
+        let mut left = UNLIMITED;
         if self.time_left < UNLIMITED {
-            budget = budget.min((self.time_left - 100).max(0) / moves_left);
+            left = left.min(self.time_left);
         }
         if self.timeout_match > 0 {
             let used = self.match_start.elapsed().as_millis() as i64;
-            let left = self.timeout_match - used;
-            budget = budget.min((left - 100).max(0) / moves_left);
+            left = left.min(self.timeout_match - used);
         }
-        let budget = Duration::from_millis(budget.max(10) as u64);
+        let (soft, hard) = turn_budget(turn, left, moves_left);
+        // Time already spent since the command was read counts against this move.
+        let spent = self.received.elapsed();
+        let floor = Duration::from_millis(MIN_MOVE_MS as u64);
         EngineLimits {
-            soft_time: Some(budget),
-            hard_time: Some(budget),
+            soft_time: Some(soft.saturating_sub(spent).max(floor)),
+            hard_time: Some(hard.saturating_sub(spent).max(floor)),
             depth: self.max_depth,
             nodes: self.max_node,
         }
@@ -136,8 +173,7 @@ impl Brain {
         };
         let stop = AtomicBool::new(false);
         let mut messages = Vec::new();
-        let snapshot = board.clone();
-        let result = self.engine.think(&snapshot, &limits, &stop, |p| {
+        let result = self.engine.think(board, &limits, &stop, |p| {
             messages.push(format!(
                 "MESSAGE depth {} ev {} nodes {} pv {}",
                 p.depth,
@@ -149,24 +185,32 @@ impl Brain {
                     .join(" ")
             ));
         });
-        for m in messages {
-            line(out, &m)?;
-        }
         let Some(mv) = result
             .best_move
             .or_else(|| board.points().find(|&p| board.is_empty(p)))
         else {
+            for m in messages {
+                line(out, &m)?;
+            }
             return line(out, "ERROR the board is full");
         };
-        line(
-            out,
-            &format!(
-                "MESSAGE {:?} ev {} nodes {}",
-                result.source, result.score, result.nodes
-            ),
-        )?;
         board.play(mv);
-        line(out, &ok_coords(mv))
+        // One write and one flush for the whole answer: on a loaded machine every flush can
+        // wake the manager and cost a time slice before the move itself is out.
+        let mut text = String::with_capacity(64 * (messages.len() + 2));
+        for m in messages {
+            text.push_str(&m);
+            text.push('\n');
+        }
+        text.push_str(&format!(
+            "MESSAGE {:?} ev {} nodes {}\n{}\n",
+            result.source,
+            result.score,
+            result.nodes,
+            ok_coords(mv)
+        ));
+        out.write_all(text.as_bytes())?;
+        out.flush()
     }
 
     fn parse_point(&self, text: &str) -> Result<Point, String> {
@@ -377,6 +421,7 @@ impl Brain {
 
     /// Handles one line; returns false on `END`.
     fn handle(&mut self, raw: &str, out: &mut dyn Write) -> io::Result<bool> {
+        self.received = Instant::now();
         let text = raw.trim();
         if text.is_empty() {
             return Ok(true);
@@ -392,6 +437,10 @@ impl Brain {
                     Block::Board | Block::YxBoard => {
                         let stones = std::mem::take(&mut self.pending);
                         match self.board_from(&stones) {
+                            Ok(b) if block == Block::Board && b.game_end().is_some() => {
+                                let why = game_over(&b, b.side_to_move()).expect("over");
+                                line(out, &format!("ERROR BOARD: {why}"))?;
+                            }
                             Ok(b) => {
                                 self.board = Some(b);
                                 if block == Block::Board {
@@ -508,13 +557,22 @@ impl Brain {
                     (Ok(p), Some(b)) if !b.is_empty(p) => {
                         line(out, &format!("ERROR TURN: {},{} is occupied", p.x(), p.y()))?
                     }
-                    (Ok(_), Some(b)) if b.game_end().is_some() => {
-                        line(out, "ERROR TURN: the game is over")?
-                    }
+                    (Ok(_), Some(b)) if b.game_end().is_some() => line(
+                        out,
+                        &format!(
+                            "ERROR TURN: {}",
+                            game_over(b, b.side_to_move().opponent()).expect("over")
+                        ),
+                    )?,
                     (Ok(p), Some(_)) => {
                         let b = self.board.as_mut().expect("board");
                         b.play(p);
-                        self.think_and_play(out)?;
+                        if let Some(why) = game_over(b, b.side_to_move()) {
+                            b.undo(p);
+                            line(out, &format!("ERROR TURN: {why}"))?;
+                        } else {
+                            self.think_and_play(out)?;
+                        }
                     }
                 }
             }
@@ -554,19 +612,45 @@ impl Brain {
                         &format!("ERROR TAKEBACK: no stone on {},{}", p.x(), p.y()),
                     )?,
                     (Ok(p), Some(b)) => {
-                        let nb = if b.history().last() == Some(&p) {
-                            let mut nb = b.clone();
-                            nb.undo(p);
-                            Some(nb)
-                        } else {
-                            let who = b.stone(p).expect("stone");
+                        let who = b.stone(p).expect("stone");
+                        if b.history().last() == Some(&p) {
+                            self.board.as_mut().expect("board").undo(p);
+                            line(out, "OK")?;
+                        } else if b.history().is_empty() && who != b.side_to_move() {
+                            // A board set from stones (no move order): any stone of the side
+                            // that moved last; that side is to move again.
                             let (mut black, mut white) = stone_sets(b);
                             black.retain(|&q| q != p);
                             white.retain(|&q| q != p);
-                            Board::from_stones(self.size, self.rule, &black, &white, Some(who)).ok()
-                        };
-                        self.board = nb;
-                        line(out, "OK")?;
+                            match Board::from_stones(
+                                self.size,
+                                self.rule,
+                                &black,
+                                &white,
+                                Some(who),
+                            ) {
+                                Ok(nb) => {
+                                    self.board = Some(nb);
+                                    line(out, "OK")?;
+                                }
+                                Err(e) => line(out, &format!("ERROR TAKEBACK: {e}"))?,
+                            }
+                        } else {
+                            let why = match b.history().last() {
+                                Some(last) => {
+                                    format!("the last stone is {},{}", last.x(), last.y())
+                                }
+                                None => "it is not a stone of the side that moved last".to_string(),
+                            };
+                            line(
+                                out,
+                                &format!(
+                                    "ERROR TAKEBACK: {},{} is not the last stone played ({why}); only the last move can be taken back",
+                                    p.x(),
+                                    p.y()
+                                ),
+                            )?;
+                        }
                     }
                 }
             }
@@ -593,6 +677,20 @@ impl Brain {
         }
         Ok(true)
     }
+}
+
+/// Why no move can follow on `b` (`None` while the game goes on); `us` is the brain's colour.
+fn game_over(b: &Board, us: Side) -> Option<String> {
+    let (outcome, reason) = b.game_end()?;
+    Some(match outcome {
+        game_core::Outcome::Win(side) if side == us => {
+            format!("the game is over: we already won ({reason})")
+        }
+        game_core::Outcome::Win(_) => {
+            format!("the game is over: the opponent already won ({reason})")
+        }
+        _ => format!("the game is over ({reason})"),
+    })
 }
 
 fn stone_sets(b: &Board) -> (Vec<Point>, Vec<Point>) {

@@ -204,10 +204,11 @@ impl Position for Board {
 /// Parses Gomocup coordinates `x,y` (0-based, `0,0` top-left) on a board of `size`.
 ///
 /// # Errors
-/// [`GomokuError::BadCoordinate`] for unreadable text, [`GomokuError::OffBoard`] outside the board.
+/// [`GomokuError::BadGomocupCoordinate`] for unreadable text, [`GomokuError::OffBoard`] outside
+/// the board.
 pub fn parse_gomocup(text: &str, size: usize) -> Result<Point, GomokuError> {
     let t = text.trim();
-    let bad = || GomokuError::BadCoordinate {
+    let bad = || GomokuError::BadGomocupCoordinate {
         text: t.to_string(),
         size,
     };

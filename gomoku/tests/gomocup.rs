@@ -205,3 +205,252 @@ fn bad_lines_change_nothing() {
     assert!(s.contains("FORBID 1007."), "{s}");
     insta::assert_snapshot!(s);
 }
+
+#[test]
+fn takeback_only_the_last_stone() {
+    // Regression: a TAKEBACK of an earlier stone used to rebuild the board with the wrong
+    // side to move, so the next TURN stone became ours and we answered as Black.
+    let s = session(&[
+        "START 15",
+        "INFO timeout_turn 200",
+        "INFO max_depth 2",
+        "BOARD",
+        "7,7,2",
+        "8,8,1",
+        "9,9,2",
+        "10,10,1",
+        "11,11,2",
+        "DONE",
+        "TAKEBACK 8,8",
+        "TAKEBACK 7,7",
+        "YXSHOWFORBID",
+        "END",
+    ]);
+    let r = moves(&s);
+    let ours = &r[1];
+    assert_eq!(
+        r[2],
+        format!(
+            "ERROR TAKEBACK: 8,8 is not the last stone played (the last stone is {ours}); only the last move can be taken back"
+        ),
+        "{s}"
+    );
+    assert!(
+        r[3].starts_with("ERROR TAKEBACK: 7,7 is not the last"),
+        "{s}"
+    );
+    insta::assert_snapshot!(s);
+
+    // State unchanged: our last stone, then the opponent's, come back off in order, and the
+    // opponent's next stone is theirs (White to move after two takebacks: we are White).
+    let s = session(&[
+        "START 15",
+        "INFO max_depth 2",
+        "BOARD",
+        "7,7,2",
+        "8,8,1",
+        "9,9,2",
+        "10,10,1",
+        "11,11,2",
+        "DONE",
+        "TAKEBACK 8,8",
+        "TAKEBACK 11,11",
+        "END",
+    ]);
+    let r = moves(&s);
+    assert!(r[2].starts_with("ERROR TAKEBACK: 8,8"), "{s}");
+    assert_eq!(r[3], "ERROR TAKEBACK: 11,11 is not the last stone played (the last stone is {}); only the last move can be taken back".replace("{}", &r[1]), "{s}");
+    // After the refused TAKEBACK the move order is intact: the opponent's next stone comes
+    // after our answer, and everything comes off again last first.
+    let ours = r[1].clone();
+    let s = session(&[
+        "START 15",
+        "INFO max_depth 2",
+        "BOARD",
+        "7,7,2",
+        "8,8,1",
+        "9,9,2",
+        "10,10,1",
+        "11,11,2",
+        "DONE",
+        "TAKEBACK 8,8",
+        "TURN 0,0",
+        "END",
+    ]);
+    let r = moves(&s);
+    assert_eq!(r[1], ours, "{s}");
+    let answer = r[3].clone();
+    let tb = |p: &str| format!("TAKEBACK {p}");
+    let script = [
+        "START 15".to_string(),
+        "INFO max_depth 2".to_string(),
+        "BOARD".to_string(),
+        "7,7,2".to_string(),
+        "8,8,1".to_string(),
+        "9,9,2".to_string(),
+        "10,10,1".to_string(),
+        "11,11,2".to_string(),
+        "DONE".to_string(),
+        "TAKEBACK 8,8".to_string(),
+        "TURN 0,0".to_string(),
+        tb(&answer),
+        tb("0,0"),
+        tb(&ours),
+        tb("11,11"),
+        tb("10,10"),
+        "END".to_string(),
+    ];
+    let s = session(&script.iter().map(String::as_str).collect::<Vec<_>>());
+    let r = moves(&s);
+    assert_eq!(r[3], answer, "{s}");
+    assert_eq!(&r[4..], ["OK"; 5].map(String::from).as_slice(), "{s}");
+}
+
+#[test]
+fn finished_game_gets_no_move() {
+    // The opponent (2) already has five on row 0: no move, an ERROR, state unchanged.
+    let s = session(&[
+        "START 15",
+        "INFO max_depth 2",
+        "BOARD",
+        "0,0,2",
+        "7,7,1",
+        "1,0,2",
+        "7,8,1",
+        "2,0,2",
+        "8,9,1",
+        "3,0,2",
+        "14,14,1",
+        "4,0,2",
+        "DONE",
+        "BOARD",
+        "0,0,1",
+        "7,7,2",
+        "1,0,1",
+        "7,8,2",
+        "2,0,1",
+        "8,9,2",
+        "3,0,1",
+        "14,14,2",
+        "4,0,1",
+        "14,13,2",
+        "DONE",
+        "TAKEBACK 0,0",
+        "BOARD",
+        "0,0,2",
+        "7,7,1",
+        "1,0,2",
+        "7,8,1",
+        "2,0,2",
+        "8,9,1",
+        "3,0,2",
+        "14,14,1",
+        "DONE",
+        "TURN 4,0",
+        "TAKEBACK 4,0",
+        "END",
+    ]);
+    let r = moves(&s);
+    assert_eq!(
+        r[1], "ERROR BOARD: the game is over: the opponent already won (five in a row)",
+        "{s}"
+    );
+    assert_eq!(
+        r[2], "ERROR BOARD: the game is over: we already won (five in a row)",
+        "{s}"
+    );
+    // No board was set by either: still the empty board of START.
+    assert_eq!(r[3], "ERROR TAKEBACK: no stone on 0,0", "{s}");
+    // We must block the four at 4,0.
+    assert_eq!(r[4], "4,0", "{s}");
+    assert_eq!(r[5], "ERROR TURN: 4,0 is occupied", "{s}");
+    assert_eq!(r[6], "OK", "{s}");
+    insta::assert_snapshot!(s);
+    // A TURN that completes the opponent's five: the opponent (Black) has an open four on
+    // row 1; we block one end, the other end wins for them.
+    let script = |extra: &[&str]| {
+        let mut l = vec![
+            "START 15",
+            "INFO max_depth 2",
+            "BOARD",
+            "1,1,2",
+            "7,7,1",
+            "2,1,2",
+            "7,8,1",
+            "3,1,2",
+            "8,9,1",
+            "4,1,2",
+            "DONE",
+        ];
+        l.extend_from_slice(extra);
+        l.push("END");
+        session(&l)
+    };
+    let s = script(&[]);
+    let block = moves(&s)[1].clone();
+    assert!(block == "0,1" || block == "5,1", "{s}");
+    let other = if block == "0,1" { "5,1" } else { "0,1" };
+    let turn = format!("TURN {other}");
+    let takeback = format!("TAKEBACK {other}");
+    let s = script(&[&turn, &takeback, "TURN 14,14"]);
+    let r = moves(&s);
+    assert_eq!(
+        r[2], "ERROR TURN: the game is over: the opponent already won (five in a row)",
+        "{s}"
+    );
+    assert_eq!(r[3], format!("ERROR TAKEBACK: no stone on {other}"), "{s}");
+    // The game goes on: the next TURN gets a move (it still blocks the four).
+    assert_eq!(r[4], other, "{s}");
+}
+
+#[test]
+fn coordinate_errors_say_x_y() {
+    let s = session(&[
+        "START 15",
+        "TURN h8",
+        "TAKEBACK 7",
+        "BOARD",
+        "h8,1",
+        "DONE",
+        "END",
+    ]);
+    let r = moves(&s);
+    assert_eq!(
+        r[1],
+        "ERROR TURN: bad coordinate \"h8\": expected x,y (0-based column and row, e.g. 7,7) on the 15x15 board",
+        "{s}"
+    );
+    assert!(r[2].contains("expected x,y"), "{s}");
+    assert!(!s.contains("column letter"), "{s}");
+    insta::assert_snapshot!(s);
+}
+
+#[test]
+fn turn_budget_keeps_a_safe_margin() {
+    use gomoku::gomocup::turn_budget;
+    use std::time::Duration;
+    let ms = |t: Duration| t.as_millis() as i64;
+    let unlimited = i64::from(i32::MAX);
+    let (soft, hard) = turn_budget(200, unlimited, 40);
+    assert_eq!((ms(soft), ms(hard)), (120, 160));
+    let (soft, hard) = turn_budget(1000, unlimited, 40);
+    assert_eq!((ms(soft), ms(hard)), (637, 850));
+    assert_eq!(ms(turn_budget(100, unlimited, 40).1), 60);
+    assert_eq!(ms(turn_budget(50, unlimited, 40).1), 10);
+    // Never below a few ms, never above the turn limit minus 40 ms.
+    assert_eq!(ms(turn_budget(30, unlimited, 40).1), 5);
+    for turn in [1, 45, 60, 100, 200, 267, 1000, 5000, 30_000] {
+        let (soft, hard) = turn_budget(turn, unlimited, 10);
+        assert!(soft <= hard, "{turn}");
+        assert!(
+            ms(hard) <= (turn - 40).max(5) && ms(hard) <= turn * 85 / 100 + 5,
+            "{turn}: {hard:?}"
+        );
+    }
+    // The match clock: 10 s left over 40 moves, 10% (<= 1 s) kept back: 225 ms a move, then
+    // the same 15% / 40 ms margin.
+    assert_eq!(ms(turn_budget(30_000, 10_000, 40).1), 185);
+    // Almost out of time: the floor.
+    assert_eq!(ms(turn_budget(30_000, 50, 40).1), 5);
+    assert_eq!(ms(turn_budget(30_000, -20, 40).1), 5);
+}
