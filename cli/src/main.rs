@@ -33,13 +33,35 @@ pub enum CliError {
     /// A run that failed (I/O): exit code 1.
     #[error("{0}")]
     Failed(String),
+    /// The reader of our output went away (`qi moves ... | head -1`): a quiet exit 0.
+    #[error("broken pipe")]
+    BrokenPipe,
 }
 
 impl From<io::Error> for CliError {
     fn from(e: io::Error) -> Self {
-        CliError::Failed(format!("I/O error: {e}"))
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            CliError::BrokenPipe
+        } else {
+            CliError::Failed(format!("I/O error: {e}"))
+        }
     }
 }
+
+/// Restores the default SIGPIPE disposition, so that writing to a closed pipe ends `qi`
+/// quietly as it ends `cat` or `ls` (the Rust runtime ignores SIGPIPE, which turns every
+/// `println!` into a panic and every `write!` into an error once the reader has gone).
+#[cfg(unix)]
+fn default_sigpipe() {
+    // SAFETY: called first thing in `main`, before any other thread exists; `signal` with
+    // SIG_DFL installs no handler code, it only resets the disposition to the default.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
+#[cfg(not(unix))]
+fn default_sigpipe() {}
 
 #[derive(Parser)]
 #[command(
@@ -139,6 +161,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    default_sigpipe();
     let argv: Vec<OsString> = std::env::args_os().collect();
     let program = argv
         .first()
@@ -156,7 +179,7 @@ fn main() -> ExitCode {
         }
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) | Err(CliError::BrokenPipe) => ExitCode::SUCCESS,
         Err(CliError::Usage(msg)) => {
             eprintln!("qi: {msg}");
             ExitCode::from(2)

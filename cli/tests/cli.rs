@@ -634,3 +634,34 @@ fn help_and_version() {
     assert!(o.status.success());
     assert!(stdout(&o).contains("--time <TIME>"));
 }
+
+// ----- polish: problems a new-user trial found -----
+
+/// `qi moves connect6 | head -1`: the reader goes away; qi ends quietly (exit 0 or SIGPIPE,
+/// as `cat` does), never "I/O error: Broken pipe" or a panic, also when stderr is gone too.
+#[test]
+fn broken_pipe_exits_quietly() {
+    use std::process::Stdio;
+    let bin = assert_cmd::cargo::cargo_bin("qi");
+    for stderr_gone in [false, true] {
+        let mut child = std::process::Command::new(&bin)
+            .args(["moves", "gomoku", "--size", "26"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("qi starts");
+        // Close the read ends before qi writes a line.
+        drop(child.stdout.take());
+        if stderr_gone {
+            drop(child.stderr.take());
+        }
+        let o = child.wait_with_output().expect("qi ends");
+        let quiet = o.status.success() || {
+            use std::os::unix::process::ExitStatusExt;
+            o.status.signal() == Some(13)
+        };
+        assert!(quiet, "stderr gone {stderr_gone}: {:?}", o.status);
+        assert_eq!(stderr(&o), "", "stderr gone {stderr_gone}");
+    }
+}
