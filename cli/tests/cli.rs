@@ -665,3 +665,36 @@ fn broken_pipe_exits_quietly() {
         assert_eq!(stderr(&o), "", "stderr gone {stderr_gone}");
     }
 }
+
+/// Runs each case, checks it is a one-line usage error (exit 2, nothing on stdout) and
+/// returns the transcript for a snapshot.
+fn usage_errors(cases: &[(&[&str], &str)]) -> String {
+    let mut text = String::new();
+    for (args, stdin) in cases {
+        let o = run(args, stdin);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("qi: "), "{args:?}: {err}");
+        assert_eq!(stdout(&o), "", "{args:?}");
+        text.push_str(&format!("qi {}\n{err}\n", args.join(" ")));
+    }
+    text
+}
+
+/// `renju` is gomoku 15x15 under renju rules: another size or rule is a usage error that
+/// names the gomoku spelling; `--size 15 --rule renju` agree and are fine.
+#[test]
+fn renju_with_another_size_or_rule_is_a_usage_error() {
+    let text = usage_errors(&[
+        (&["play", "renju", "--size", "19"], ""),
+        (&["moves", "renju", "--size", "9"], ""),
+        (&["analyze", "renju", "--size", "19", "--depth", "1"], ""),
+        (&["moves", "renju", "--rule", "standard"], ""),
+    ]);
+    assert!(text.contains("gomoku --rule renju --size 19"), "{text}");
+    let o = run(&["moves", "renju", "--size", "15", "--rule", "renju"], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).lines().count(), 225);
+    settings().bind(|| insta::assert_snapshot!("renju_size_rule", text));
+}
