@@ -82,7 +82,7 @@ pub fn play(
             let text = std::fs::read_to_string(file).map_err(|e| {
                 CliError::Usage(format!("cannot read game record {}: {e}", file.display()))
             })?;
-            record::load(&text, &file.display().to_string(), kind, &config)?
+            record::load(&text, &file.display().to_string(), kind, &setup, &config)?
         }
         (None, Some(kind)) => games::build(kind, &setup, &config)?,
         (None, None) => {

@@ -94,7 +94,8 @@ enum Command {
         /// Xiangqi: who plays Red, human or engine.
         #[arg(long, value_name = "PLAYER")]
         red: Option<String>,
-        /// Continue a game saved with `save FILE`.
+        /// Continue a game saved with `save FILE`; of a file holding several games (`qi match
+        /// --records`), the first. Position options given with it must agree with the record.
         #[arg(long, value_name = "FILE")]
         load: Option<PathBuf>,
         /// ASCII board: X O stones, FEN letters for xiangqi pieces.

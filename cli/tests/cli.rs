@@ -698,3 +698,65 @@ fn renju_with_another_size_or_rule_is_a_usage_error() {
     assert_eq!(stdout(&o).lines().count(), 225);
     settings().bind(|| insta::assert_snapshot!("renju_size_rule", text));
 }
+
+/// `--load FILE` with position options: options that contradict the record are usage errors
+/// naming the record's value; options that agree are fine; a file of several games loads the
+/// first.
+#[test]
+fn load_with_contradicting_options_is_a_usage_error() {
+    let gomoku = temp_file("load-gomoku.txt");
+    std::fs::write(
+        &gomoku,
+        "[Game \"Gomoku\"]\n[Rule \"standard\"]\n[Size \"13\"]\n\n1. g7 h8 *\n",
+    )
+    .unwrap();
+    let xiangqi = temp_file("load-xiangqi.pgn");
+    std::fs::write(&xiangqi, "[Game \"Chinese Chess\"]\n\n1. h2e2 *\n").unwrap();
+    let two = temp_file("load-two-games.txt");
+    std::fs::write(
+        &two,
+        "[Game \"Gomoku\"]\n[Size \"9\"]\n\n1. e5 d4 1-0\n\n[Game \"Connect6\"]\n\n1. j10 *\n",
+    )
+    .unwrap();
+    let g = gomoku.to_str().unwrap();
+    let x = xiangqi.to_str().unwrap();
+    let text = usage_errors(&[
+        (&["play", "--load", g, "--size", "15"], ""),
+        (&["play", "--load", g, "--rule", "renju"], ""),
+        (&["play", "--load", g, "--moves", "h8"], ""),
+        (&["play", "--load", g, "--black", "a1"], ""),
+        (&["play", "--load", g, "--fen", "9/9/9/9/9/9/9/9/9/9 w"], ""),
+        (&["play", "--load", x, "--fen", "9/9/9/9/9/9/9/9/9/9 w"], ""),
+        (&["play", "--load", x, "--size", "9"], ""),
+    ]);
+    settings().bind(|| insta::assert_snapshot!("load_contradictions", text));
+    // Options that agree with the record are fine.
+    for args in [
+        &[
+            "play", "--load", g, "--size", "13", "--rule", "standard", "--moves", "g7h8",
+        ][..],
+        &[
+            "play", "--load", x, "--moves", "h2e2", "--red", "human", "--black", "human",
+        ][..],
+    ] {
+        let o = run(args, "quit\n");
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    }
+    // A file of several games: the first one (a 9x9 gomoku game, Black to move).
+    let o = run(
+        &[
+            "play",
+            "--load",
+            two.to_str().unwrap(),
+            "--ascii",
+            "--black",
+            "human",
+            "--white",
+            "human",
+        ],
+        "moves\nquit\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("qi plays gomoku"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("79 legal moves"), "{}", stdout(&o));
+}
