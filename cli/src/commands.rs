@@ -156,10 +156,9 @@ pub fn moves(kind: GameKind, position: &PositionArgs) -> Result<(), CliError> {
 fn result_words(game: &dyn Game, end: &crate::game::Ending) -> String {
     match end.outcome {
         Outcome::Win(side) => format!(
-            "the game is over: {} {} wins ({})",
+            "the game is over: {} {}",
             end.result_tag(),
-            game.side_name(side),
-            end.reason
+            play::win_words(game, side, &end.reason)
         ),
         Outcome::Draw => format!("the game is over: 1/2-1/2 draw ({})", end.reason),
     }

@@ -84,7 +84,8 @@ enum Command {
     ///
     /// You take the side to move (the first side from the start) and the engine the other,
     /// unless --black/--white (stone games) or --red/--black (xiangqi) say human or engine.
-    /// Type 'help' at the prompt for the commands.
+    /// Type 'help' at the prompt for the commands. On a renju board × (x with --ascii) marks
+    /// Black's forbidden points (double three, double four, overline): playing one loses.
     Play {
         /// The game (optional with --load).
         #[arg(value_enum)]

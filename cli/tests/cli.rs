@@ -128,7 +128,10 @@ fn xiangqi_game_ending_in_checkmate_with_record_and_load() {
         out.contains("Game over: Red wins (checkmate), 1-0."),
         "{out}"
     );
-    assert!(out.contains("Took back 2 turns."), "{out}");
+    assert!(
+        out.contains("Took back your last move and the engine's reply."),
+        "{out}"
+    );
     settings().bind(|| insta::assert_snapshot!("xiangqi_game", out));
 
     let text = std::fs::read_to_string(&record).expect("the saved record");
@@ -201,7 +204,10 @@ fn connect6_setup_record_round_trip() {
     );
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
-    assert!(out.contains("Took back 2 turns."), "{out}");
+    assert!(
+        out.contains("Took back your last move and the engine's reply."),
+        "{out}"
+    );
     assert!(out.contains("Black places 2 stones this turn."), "{out}");
 }
 
@@ -225,7 +231,7 @@ fn renju_forbidden_move_loses() {
     let out = stdout(&o);
     assert!(out.contains("(x forbidden for Black under renju)"), "{out}");
     assert!(
-        out.contains("Game over: White wins (forbidden move (double three)), 0-1."),
+        out.contains("Game over: White wins: Black played a forbidden move (double three), 0-1."),
         "{out}"
     );
 }
@@ -759,4 +765,37 @@ fn load_with_contradicting_options_is_a_usage_error() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("qi plays gomoku"), "{}", stdout(&o));
     assert!(stdout(&o).contains("79 legal moves"), "{}", stdout(&o));
+}
+
+/// The renju end message has no nested parentheses, and both the play `help` and
+/// `qi play --help` explain the forbidden-point marker.
+#[test]
+fn renju_end_message_and_forbidden_marker_help() {
+    let setup = [
+        "renju",
+        "--black",
+        "h8 i8 j9 j10",
+        "--white",
+        "a1 a2 a15 o1",
+        "--moves",
+        "j8",
+    ];
+    let o = run(&[&["moves"][..], &setup[..]].concat(), "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let end = stderr(&o);
+    let o = run(
+        &[
+            "play", "renju", "--black", "human", "--white", "human", "--ascii",
+        ],
+        "help\nh8\nundo\nquit\n",
+    );
+    let play_help = stdout(&o);
+    assert!(
+        play_help.contains("marks Black's forbidden points"),
+        "{play_help}"
+    );
+    let o = run(&["play", "--help"], "");
+    let help = stdout(&o);
+    assert!(help.contains("marks Black's forbidden points"), "{help}");
+    settings().bind(|| insta::assert_snapshot!("renju_end_message", end));
 }
