@@ -799,3 +799,42 @@ fn renju_end_message_and_forbidden_marker_help() {
     assert!(help.contains("marks Black's forbidden points"), "{help}");
     settings().bind(|| insta::assert_snapshot!("renju_end_message", end));
 }
+
+/// Error messages quote the whole bad input, say what range is accepted and count FEN ranks
+/// as they say they do.
+#[test]
+fn error_messages_say_what_is_wrong() {
+    let text = usage_errors(&[
+        (&["moves", "gomoku", "--moves", "hello"], ""),
+        (&["moves", "gomoku", "--moves", "xyz"], ""),
+        (&["moves", "gomoku", "--black", "h8 hello"], ""),
+        (&["moves", "gomoku", "--moves", "€€€"], ""),
+        (&["moves", "connect6", "--moves", "€€€"], ""),
+        (&["analyze", "gomoku", "--time", "0"], ""),
+        (&["analyze", "gomoku", "--time", "0ms"], ""),
+        (&["analyze", "gomoku", "--time", "99999999999s"], ""),
+        (&["analyze", "gomoku", "--nodes", "0"], ""),
+        (&["moves", "xiangqi", "--fen", "rnbakabnr/9/1c5c1 w"], ""),
+        (&["moves", "xiangqi", "--fen", "rnbakabnr/9/1c5c1/X w"], ""),
+        (&["play", "xiangqi", "--red", "robot"], ""),
+        (&["play", "xiangqi", "--black", "robot"], ""),
+    ]);
+    assert!(text.contains(r#"bad coordinate "hello""#), "{text}");
+    assert!(
+        !text.contains("--red: expected human or engine (or"),
+        "{text}"
+    );
+    settings().bind(|| insta::assert_snapshot!("error_messages", text));
+    // In play, every bad input is named first, 'like this':.
+    let o = run(
+        &[
+            "play", "gomoku", "--black", "human", "--white", "human", "--ascii",
+        ],
+        "€€€\nquit\n",
+    );
+    assert!(
+        stdout(&o).contains("'€€€': bad coordinate \"€€€\""),
+        "{}",
+        stdout(&o)
+    );
+}
