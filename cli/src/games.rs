@@ -379,6 +379,17 @@ mod gomoku_game {
             };
             let black = stones("black", &args.black)?;
             let white = stones("white", &args.white)?;
+            // Counts no game reaches need the side to move said outright.
+            let reachable = black.len() == white.len() || black.len() == white.len() + 1;
+            if args.to_move.is_none() && !reachable {
+                return Err(usage(format!(
+                    "cannot tell the side to move from {} black and {} white stones (a gomoku \
+                     game has Black level with White or one stone ahead): give --to-move \
+                     black|white",
+                    black.len(),
+                    white.len()
+                )));
+            }
             let to_move = args.to_move.as_deref().map(|s| {
                 if s == "white" {
                     Side::Second

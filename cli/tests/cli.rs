@@ -838,3 +838,45 @@ fn error_messages_say_what_is_wrong() {
         stdout(&o)
     );
 }
+
+/// Stone counts no game reaches (gomoku: Black level or one ahead; connect6: one ahead or
+/// behind) need --to-move; with it they are accepted.
+#[test]
+fn unreachable_stone_counts_need_to_move() {
+    let text = usage_errors(&[
+        (&["moves", "gomoku", "--black", "h8 h9 h10"], ""),
+        (
+            &["moves", "gomoku", "--black", "h8", "--white", "a1 a2"],
+            "",
+        ),
+        (&["moves", "connect6", "--black", "h8 h9 h10"], ""),
+    ]);
+    assert_eq!(
+        text.matches("give --to-move black|white").count(),
+        3,
+        "{text}"
+    );
+    settings().bind(|| insta::assert_snapshot!("unreachable_counts", text));
+    for args in [
+        &[
+            "moves",
+            "gomoku",
+            "--black",
+            "h8 h9 h10",
+            "--to-move",
+            "white",
+        ][..],
+        &["moves", "gomoku", "--black", "h8 h9", "--white", "a1"][..],
+        &[
+            "moves",
+            "connect6",
+            "--black",
+            "h8 h9 h10",
+            "--to-move",
+            "black",
+        ][..],
+    ] {
+        let o = run(args, "");
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    }
+}
