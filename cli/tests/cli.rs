@@ -880,3 +880,34 @@ fn unreachable_stone_counts_need_to_move() {
         assert!(o.status.success(), "{args:?}: {}", stderr(&o));
     }
 }
+
+/// README's "Using qi" lists the player names `play` accepts: each one works, and naming
+/// one side gives the engine the other.
+#[test]
+fn readme_player_aliases_are_accepted() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md"))
+        .expect("README.md");
+    for (alias, banner) in [
+        ("human", "Black is qi, White is human"),
+        ("h", "Black is qi, White is human"),
+        ("me", "Black is qi, White is human"),
+        ("engine", "Black is human, White is qi"),
+        ("e", "Black is human, White is qi"),
+        ("qi", "Black is human, White is qi"),
+        ("computer", "Black is human, White is qi"),
+        ("cpu", "Black is human, White is qi"),
+    ] {
+        assert!(
+            readme.contains(&format!("`{alias}`")),
+            "README lacks `{alias}`"
+        );
+        let o = run(
+            &[
+                "play", "gomoku", "--white", alias, "--depth", "1", "--ascii",
+            ],
+            "quit\n",
+        );
+        assert!(o.status.success(), "{alias}: {}", stderr(&o));
+        assert!(stdout(&o).contains(banner), "{alias}: {}", stdout(&o));
+    }
+}
