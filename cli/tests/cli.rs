@@ -911,3 +911,24 @@ fn readme_player_aliases_are_accepted() {
         assert!(stdout(&o).contains(banner), "{alias}: {}", stdout(&o));
     }
 }
+
+/// One legal move is "1 legal move", not "1 legal moves".
+#[test]
+fn one_legal_move_is_singular() {
+    let o = run(
+        &[
+            "play",
+            "xiangqi",
+            "--fen",
+            "4k4/9/9/9/9/9/9/9/9/3K5 w",
+            "--red",
+            "human",
+            "--black",
+            "human",
+            "--ascii",
+        ],
+        "moves\nquit\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("1 legal move:\nd0d1"), "{}", stdout(&o));
+}
