@@ -90,7 +90,7 @@ pub struct EngineArgs {
     #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=100))]
     pub depth: Option<u32>,
     /// Node limit per engine move.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", value_parser = parse_nodes)]
     pub nodes: Option<u64>,
     /// Search threads (1..=64).
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
@@ -125,10 +125,25 @@ impl EngineArgs {
     }
 }
 
-/// A time string that cannot be read.
+/// The longest `--time`: one day.
+pub const MAX_TIME_SECS: f64 = 86_400.0;
+
+/// A time string that cannot be read or is out of range.
 #[derive(Debug, Error, PartialEq, Eq)]
-#[error("bad time '{0}': expected a number and a unit, like 5s, 500ms, 1.5s or 2m")]
-pub struct TimeError(pub String);
+pub enum TimeError {
+    /// Not a number and a unit.
+    #[error(
+        "bad time '{0}': expected a number and a unit, like 5s, 500ms, 1.5s or 2m (a bare \
+         number is seconds)"
+    )]
+    Unreadable(String),
+    /// Zero.
+    #[error("bad time '{0}': the time must be above zero (a bare number is seconds)")]
+    Zero(String),
+    /// More than [`MAX_TIME_SECS`].
+    #[error("bad time '{0}': too large, the maximum is 86400s (24 hours, 1440m)")]
+    TooLarge(String),
+}
 
 /// Parses `5s`, `500ms`, `1.5s`, `2m` or a bare number of seconds.
 ///
@@ -140,7 +155,7 @@ pub fn parse_time(text: &str) -> Result<Duration, TimeError> {
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
         .unwrap_or(t.len());
     let (number, unit) = t.split_at(split);
-    let bad = || TimeError(text.to_string());
+    let bad = || TimeError::Unreadable(text.to_string());
     if number.is_empty() || number.starts_with('.') || number.ends_with('.') {
         return Err(bad());
     }
@@ -151,10 +166,28 @@ pub fn parse_time(text: &str) -> Result<Duration, TimeError> {
         "m" | "min" => value * 60.0,
         _ => return Err(bad()),
     };
-    if !(seconds > 0.0 && seconds <= 86_400.0) {
-        return Err(bad());
+    if seconds <= 0.0 {
+        return Err(TimeError::Zero(text.to_string()));
+    }
+    if seconds > MAX_TIME_SECS {
+        return Err(TimeError::TooLarge(text.to_string()));
     }
     Ok(Duration::from_secs_f64(seconds))
+}
+
+/// Parses a `--nodes` limit: a whole number, at least 1.
+///
+/// # Errors
+/// A message saying what is expected.
+pub fn parse_nodes(text: &str) -> Result<u64, String> {
+    match text.trim().parse::<u64>() {
+        Ok(0) => Err("expected at least 1".to_string()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!(
+            "expected a whole number of nodes, at least 1 (at most {})",
+            u64::MAX
+        )),
+    }
 }
 
 #[cfg(test)]
@@ -168,18 +201,20 @@ mod tests {
         assert_eq!(parse_time("1.5s"), Ok(Duration::from_millis(1500)));
         assert_eq!(parse_time("2m"), Ok(Duration::from_secs(120)));
         assert_eq!(parse_time("3"), Ok(Duration::from_secs(3)));
-        for bad in [
-            "",
-            "5x",
-            "s",
-            "-1s",
-            "0s",
-            "1.s",
-            ".5s",
-            "5 seconds",
-            "1e3s",
-        ] {
-            assert_eq!(parse_time(bad), Err(TimeError(bad.to_string())), "{bad}");
+        assert_eq!(parse_time("0ms"), Err(TimeError::Zero("0ms".to_string())));
+        assert_eq!(parse_time("0"), Err(TimeError::Zero("0".to_string())));
+        assert_eq!(
+            parse_time("99999999999s"),
+            Err(TimeError::TooLarge("99999999999s".to_string()))
+        );
+        assert_eq!(parse_nodes("0"), Err("expected at least 1".to_string()));
+        assert_eq!(parse_nodes("7"), Ok(7));
+        for bad in ["", "5x", "s", "-1s", "1.s", ".5s", "5 seconds", "1e3s"] {
+            assert_eq!(
+                parse_time(bad),
+                Err(TimeError::Unreadable(bad.to_string())),
+                "{bad}"
+            );
         }
     }
 }

@@ -19,13 +19,18 @@ pub const PLAY_TIME: Duration = Duration::from_secs(2);
 /// Default engine time in `analyze`.
 pub const ANALYZE_TIME: Duration = Duration::from_secs(1);
 
-fn player(flag: &str, value: &str) -> Result<Player, CliError> {
+/// A player name: `human` (`h`, `me`) or `engine` (`e`, `qi`, `computer`, `cpu`).
+/// `stones` says whether the option also takes a stone setup (stone games' --black/--white).
+fn player(flag: &str, value: &str, stones: bool) -> Result<Player, CliError> {
     match value.trim().to_ascii_lowercase().as_str() {
         "human" | "h" | "me" => Ok(Player::Human),
         "engine" | "e" | "qi" | "computer" | "cpu" => Ok(Player::Engine),
-        _ => Err(CliError::Usage(format!(
+        _ if stones => Err(CliError::Usage(format!(
             "bad player '{value}' for --{flag}: expected human or engine (or, for a stone \
              setup, points like \"g10 h10\")"
+        ))),
+        _ => Err(CliError::Usage(format!(
+            "bad player '{value}' for --{flag}: expected human or engine"
         ))),
     }
 }
@@ -33,7 +38,7 @@ fn player(flag: &str, value: &str) -> Result<Player, CliError> {
 /// A `--black`/`--white` value that names a player rather than stones: `human`, `engine`, or
 /// any word without a digit (which then fails as a player with a clear message).
 fn is_player(value: &str) -> bool {
-    player("", value).is_ok() || !value.chars().any(|c| c.is_ascii_digit())
+    player("", value, true).is_ok() || !value.chars().any(|c| c.is_ascii_digit())
 }
 
 /// `qi play`.
@@ -52,7 +57,7 @@ pub fn play(
     // --black/--white name players when their value is human/engine, setups otherwise.
     if let Some(v) = &position.black {
         if is_player(v) || xiangqi {
-            chosen[if xiangqi { 1 } else { 0 }] = Some(player("black", v)?);
+            chosen[if xiangqi { 1 } else { 0 }] = Some(player("black", v, !xiangqi)?);
             setup.black = None;
         }
     }
@@ -64,7 +69,7 @@ pub fn play(
             ));
         }
         if is_player(v) {
-            chosen[1] = Some(player("white", v)?);
+            chosen[1] = Some(player("white", v, true)?);
             setup.white = None;
         }
     }
@@ -75,14 +80,14 @@ pub fn play(
                     .to_string(),
             ));
         }
-        chosen[0] = Some(player("red", v)?);
+        chosen[0] = Some(player("red", v, false)?);
     }
     let mut game: Box<dyn Game> = match (load, kind) {
         (Some(file), _) => {
             let text = std::fs::read_to_string(file).map_err(|e| {
                 CliError::Usage(format!("cannot read game record {}: {e}", file.display()))
             })?;
-            record::load(&text, &file.display().to_string(), kind, &config)?
+            record::load(&text, &file.display().to_string(), kind, &setup, &config)?
         }
         (None, Some(kind)) => games::build(kind, &setup, &config)?,
         (None, None) => {
@@ -156,10 +161,9 @@ pub fn moves(kind: GameKind, position: &PositionArgs) -> Result<(), CliError> {
 fn result_words(game: &dyn Game, end: &crate::game::Ending) -> String {
     match end.outcome {
         Outcome::Win(side) => format!(
-            "the game is over: {} {} wins ({})",
+            "the game is over: {} {}",
             end.result_tag(),
-            game.side_name(side),
-            end.reason
+            play::win_words(game, side, &end.reason)
         ),
         Outcome::Draw => format!("the game is over: 1/2-1/2 draw ({})", end.reason),
     }

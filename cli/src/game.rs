@@ -556,14 +556,11 @@ impl<R: Rules> Game for Session<R> {
         if let Some(end) = self.pos.ending() {
             return Err(format!("the game is over ({})", end.reason));
         }
-        let mut plies = self.pos.parse_turn(text).map_err(|e| {
-            // Name the whole input when the game's message quotes only part of it.
-            if e.contains(text.trim()) {
-                e
-            } else {
-                format!("'{}': {e}", text.trim())
-            }
-        })?;
+        // Every message starts with the whole input, 'like this':.
+        let mut plies = self
+            .pos
+            .parse_turn(text)
+            .map_err(|e| crate::games::quoted(text.trim(), &e))?;
         // Check every ply on a copy first, so a bad second stone leaves the game unchanged.
         let side = self.pos.side_to_move();
         let mut trial = self.pos.clone();

@@ -348,7 +348,8 @@ mod gomoku_game {
             (GameKind::Renju, None | Some(RuleArg::Renju)) => Rule::Renju,
             (GameKind::Renju, Some(r)) => {
                 return Err(usage(format!(
-                    "renju is gomoku under renju rules; --rule {} does not fit (use qi ... gomoku --rule {})",
+                    "renju is gomoku 15x15 under renju rules; --rule {} does not fit (use gomoku \
+                     --rule {})",
                     rule_name(r),
                     rule_name(r)
                 )));
@@ -357,6 +358,14 @@ mod gomoku_game {
             (_, Some(RuleArg::Standard)) => Rule::Standard,
             (_, Some(RuleArg::Renju)) => Rule::Renju,
         };
+        if kind == GameKind::Renju {
+            if let Some(n) = args.size.filter(|&n| n != 15) {
+                return Err(usage(format!(
+                    "renju is gomoku 15x15 under renju rules; --size {n} does not fit (use \
+                     gomoku --rule renju --size {n})"
+                )));
+            }
+        }
         let size = args.size.unwrap_or(gomoku::DEFAULT_SIZE);
         let mut board = Board::new(size, rule).map_err(|e| usage(format!("--size: {e}")))?;
         if args.black.is_some() || args.white.is_some() || args.to_move.is_some() {
@@ -370,6 +379,17 @@ mod gomoku_game {
             };
             let black = stones("black", &args.black)?;
             let white = stones("white", &args.white)?;
+            // Counts no game reaches need the side to move said outright.
+            let reachable = black.len() == white.len() || black.len() == white.len() + 1;
+            if args.to_move.is_none() && !reachable {
+                return Err(usage(format!(
+                    "cannot tell the side to move from {} black and {} white stones (a gomoku \
+                     game has Black level with White or one stone ahead): give --to-move \
+                     black|white",
+                    black.len(),
+                    white.len()
+                )));
+            }
             let to_move = args.to_move.as_deref().map(|s| {
                 if s == "white" {
                     Side::Second

@@ -33,13 +33,35 @@ pub enum CliError {
     /// A run that failed (I/O): exit code 1.
     #[error("{0}")]
     Failed(String),
+    /// The reader of our output went away (`qi moves ... | head -1`): a quiet exit 0.
+    #[error("broken pipe")]
+    BrokenPipe,
 }
 
 impl From<io::Error> for CliError {
     fn from(e: io::Error) -> Self {
-        CliError::Failed(format!("I/O error: {e}"))
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            CliError::BrokenPipe
+        } else {
+            CliError::Failed(format!("I/O error: {e}"))
+        }
     }
 }
+
+/// Restores the default SIGPIPE disposition, so that writing to a closed pipe ends `qi`
+/// quietly as it ends `cat` or `ls` (the Rust runtime ignores SIGPIPE, which turns every
+/// `println!` into a panic and every `write!` into an error once the reader has gone).
+#[cfg(unix)]
+fn default_sigpipe() {
+    // SAFETY: called first thing in `main`, before any other thread exists; `signal` with
+    // SIG_DFL installs no handler code, it only resets the disposition to the default.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
+#[cfg(not(unix))]
+fn default_sigpipe() {}
 
 #[derive(Parser)]
 #[command(
@@ -62,7 +84,8 @@ enum Command {
     ///
     /// You take the side to move (the first side from the start) and the engine the other,
     /// unless --black/--white (stone games) or --red/--black (xiangqi) say human or engine.
-    /// Type 'help' at the prompt for the commands.
+    /// Type 'help' at the prompt for the commands. On a renju board × (x with --ascii) marks
+    /// Black's forbidden points (double three, double four, overline): playing one loses.
     Play {
         /// The game (optional with --load).
         #[arg(value_enum)]
@@ -72,7 +95,8 @@ enum Command {
         /// Xiangqi: who plays Red, human or engine.
         #[arg(long, value_name = "PLAYER")]
         red: Option<String>,
-        /// Continue a game saved with `save FILE`.
+        /// Continue a game saved with `save FILE`; of a file holding several games (`qi match
+        /// --records`), the first. Position options given with it must agree with the record.
         #[arg(long, value_name = "FILE")]
         load: Option<PathBuf>,
         /// ASCII board: X O stones, FEN letters for xiangqi pieces.
@@ -139,6 +163,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    default_sigpipe();
     let argv: Vec<OsString> = std::env::args_os().collect();
     let program = argv
         .first()
@@ -156,7 +181,7 @@ fn main() -> ExitCode {
         }
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) | Err(CliError::BrokenPipe) => ExitCode::SUCCESS,
         Err(CliError::Usage(msg)) => {
             eprintln!("qi: {msg}");
             ExitCode::from(2)

@@ -57,7 +57,9 @@ Commands:
   resign      give up the game
   save FILE   write the game record to FILE (qi play --load FILE continues it)
   help        show this list
-  quit        leave";
+  quit        leave
+On a renju board × (x with --ascii) marks Black's forbidden points (double three, double four,
+overline): Black may play one, and loses at once.";
 
 /// Runs a game to its end (or `quit`, or the end of the input).
 ///
@@ -151,7 +153,8 @@ pub fn run(
             Command::Help => writeln!(out, "{HELP}")?,
             Command::Moves => {
                 let moves = game.legal_moves();
-                writeln!(out, "{} legal moves:", moves.len())?;
+                let plural = if moves.len() == 1 { "" } else { "s" };
+                writeln!(out, "{} legal move{plural}:", moves.len())?;
                 writeln!(out, "{}", wrap(&moves, 78))?;
             }
             Command::Hint => {
@@ -198,14 +201,27 @@ fn player_names(config: &PlayConfig) -> [&'static str; 2] {
 fn announce(game: &dyn Game, end: &Ending, out: &mut dyn Write) -> io::Result<()> {
     let text = match end.outcome {
         Outcome::Win(side) => format!(
-            "Game over: {} wins ({}), {}.",
-            game.side_name(side),
-            end.reason,
+            "Game over: {}, {}.",
+            win_words(game, side, &end.reason),
             end.result_tag()
         ),
         Outcome::Draw => format!("Game over: draw ({}), 1/2-1/2.", end.reason),
     };
     writeln!(out, "{text}")
+}
+
+/// "White wins (five in a row)", or for a forbidden move "White wins: Black played a
+/// forbidden move (double three)" (no nested parentheses).
+pub fn win_words(game: &dyn Game, winner: game_core::Side, reason: &str) -> String {
+    if reason.starts_with("forbidden move") {
+        format!(
+            "{} wins: {} played a {reason}",
+            game.side_name(winner),
+            game.side_name(winner.opponent())
+        )
+    } else {
+        format!("{} wins ({reason})", game.side_name(winner))
+    }
 }
 
 /// Takes back turns until a human is to move again, at least one human turn undone.
@@ -223,15 +239,26 @@ fn undo(game: &mut dyn Game, config: &PlayConfig, out: &mut dyn Write) -> io::Re
     let mut taken = Vec::new();
     for _ in 0..count {
         if let Some(side) = game.undo_turn() {
-            taken.push(game.side_name(side));
+            taken.push(side);
         }
     }
-    writeln!(
-        out,
-        "Took back {} turn{}.",
-        taken.len(),
-        if taken.len() == 1 { "" } else { "s" }
-    )?;
+    // Say what was taken back, in the order it was played.
+    let one_human = config
+        .players
+        .iter()
+        .filter(|p| **p == Player::Human)
+        .count()
+        == 1;
+    let words: Vec<String> = taken
+        .iter()
+        .rev()
+        .map(|&side| match config.players[side.index()] {
+            Player::Human if one_human => "your last move".to_string(),
+            Player::Human => format!("{}'s last move", game.side_name(side)),
+            Player::Engine => "the engine's reply".to_string(),
+        })
+        .collect();
+    writeln!(out, "Took back {}.", words.join(" and "))?;
     Ok(true)
 }
 
@@ -445,7 +472,10 @@ mod tests {
     #[test]
     fn undo_takes_back_the_engine_reply_too() {
         let (out, game) = run_script([Player::Human, Player::Engine], "1\nundo\nundo\n");
-        assert!(out.contains("Took back 2 turns."), "{out}");
+        assert!(
+            out.contains("Took back your last move and the engine's reply."),
+            "{out}"
+        );
         assert!(out.contains("Nothing to undo."), "{out}");
         assert!(game.turn_sides().is_empty());
     }

@@ -97,18 +97,58 @@ pub fn parse(text: &str) -> Result<Record, String> {
     Ok(record)
 }
 
-/// Rebuilds a game from a record: the start position from its tags, then its moves.
+/// The first game of a file and how many games it holds: a new game starts at a tag line
+/// after move text (`qi match --records` writes one record after another).
+#[must_use]
+pub fn first_game(text: &str) -> (&str, usize) {
+    let mut games = 1;
+    let mut end = None;
+    let mut seen_moves = false;
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let t = line.trim();
+        if t.starts_with('[') {
+            if seen_moves {
+                games += 1;
+                end.get_or_insert(offset);
+                seen_moves = false;
+            }
+        } else if !t.is_empty() && !t.starts_with(';') && !t.starts_with('%') {
+            seen_moves = true;
+        }
+        offset += line.len();
+    }
+    (&text[..end.unwrap_or(text.len())], games)
+}
+
+/// Sorted lowercase point tokens, to compare stone setups.
+fn stone_set(text: &str) -> Vec<String> {
+    let mut v: Vec<String> = text
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|t| !t.is_empty())
+        .map(str::to_ascii_lowercase)
+        .collect();
+    v.sort();
+    v
+}
+
+/// Rebuilds a game from a record: the start position from its tags, then its moves. A file
+/// of several records (from `qi match --records`) loads its first game. `given` holds the
+/// command-line position options: each one given must agree with the record.
 ///
 /// # Errors
 /// [`CliError::Usage`] naming the file and what is wrong: an unknown `[Game]`, a game that
-/// differs from `expected`, a bad start position, a move that does not read or is illegal.
+/// differs from `expected`, an option that contradicts the record (naming the record's
+/// value), a bad start position, a move that does not read or is illegal.
 pub fn load(
     text: &str,
     file: &str,
     expected: Option<GameKind>,
+    given: &PositionArgs,
     config: &EngineConfig,
 ) -> Result<Box<dyn Game>, CliError> {
     let bad = |msg: String| CliError::Usage(format!("{file}: {msg}"));
+    let (text, _games) = first_game(text);
     let record = parse(text).map_err(bad)?;
     let game_tag = record.tag("Game").unwrap_or("");
     let kind = match game_tag.to_ascii_lowercase().as_str() {
@@ -160,6 +200,7 @@ pub fn load(
         white: record.tag("SetupWhite").map(str::to_string),
         to_move: record.tag("ToMove").map(str::to_ascii_lowercase),
     };
+    check_agrees(kind, &args, given, file)?;
     let mut game = games::build(kind, &args, config).map_err(|e| {
         // Name the record's tags, not the command-line options they stand for.
         let msg = e.to_string();
@@ -175,7 +216,123 @@ pub fn load(
         game.play_text(token)
             .map_err(|e| bad(format!("move {}: {}", i + 1, games::quoted(token, &e))))?;
     }
+    if let Some(moves) = &given.moves {
+        // The same moves give the same record (the start tags are the record's in both).
+        let with_moves = PositionArgs {
+            moves: Some(moves.clone()),
+            ..args.clone()
+        };
+        let players = ["", ""];
+        let agrees = games::build(kind, &with_moves, &EngineConfig::small())
+            .is_ok_and(|g| g.record(players, None) == game.record(players, None));
+        if !agrees {
+            let held = if record.moves.is_empty() {
+                "no moves".to_string()
+            } else {
+                format!("the moves \"{}\"", record.moves.join(" "))
+            };
+            return Err(CliError::Usage(format!(
+                "--moves \"{moves}\" contradicts {file}, which holds {held}: leave --moves out \
+                 to continue the record"
+            )));
+        }
+    }
     Ok(game)
+}
+
+/// An option given with `--load` must say what the record says.
+fn check_agrees(
+    kind: GameKind,
+    record: &PositionArgs,
+    given: &PositionArgs,
+    file: &str,
+) -> Result<(), CliError> {
+    let clash = |option: String, held: String| {
+        CliError::Usage(format!(
+            "{option} contradicts {file}, which holds {held}: leave {} out to continue the record",
+            option.split_whitespace().next().unwrap_or(&option)
+        ))
+    };
+    if let Some(n) = given.size {
+        let held = match kind {
+            GameKind::Gomoku | GameKind::Renju => Some(record.size.unwrap_or(gomoku::DEFAULT_SIZE)),
+            GameKind::Connect6 => Some(record.size.unwrap_or(connect6::DEFAULT_SIZE)),
+            GameKind::Xiangqi => None,
+        };
+        if held != Some(n) {
+            return Err(clash(
+                format!("--size {n}"),
+                match held {
+                    Some(h) => format!("a {h}x{h} {} game", kind.name()),
+                    None => "a xiangqi game (9x10, no --size)".to_string(),
+                },
+            ));
+        }
+    }
+    if let Some(r) = given.rule {
+        let held = match kind {
+            GameKind::Gomoku => Some(record.rule.unwrap_or(RuleArg::Freestyle)),
+            GameKind::Renju => Some(RuleArg::Renju),
+            _ => None,
+        };
+        if held != Some(r) {
+            let name = |r: RuleArg| match r {
+                RuleArg::Freestyle => "freestyle",
+                RuleArg::Standard => "standard",
+                RuleArg::Renju => "renju",
+            };
+            return Err(clash(
+                format!("--rule {}", name(r)),
+                match held {
+                    Some(h) => format!("a game under {} rules", name(h)),
+                    None => format!("a {} game (no --rule)", kind.name()),
+                },
+            ));
+        }
+    }
+    if let Some(fen) = &given.fen {
+        let held = record.fen.as_deref().unwrap_or(xiangqi::START_FEN);
+        // Placement and side to move decide; the counters may be left out.
+        let key = |f: &str| f.split_whitespace().take(2).collect::<Vec<_>>().join(" ");
+        if kind != GameKind::Xiangqi || key(fen) != key(held) {
+            return Err(clash(
+                format!("--fen \"{fen}\""),
+                if kind == GameKind::Xiangqi {
+                    format!("the start position \"{held}\"")
+                } else {
+                    format!("a {} game (no FEN)", kind.name())
+                },
+            ));
+        }
+    }
+    for (flag, mine, theirs) in [
+        ("--black", &given.black, &record.black),
+        ("--white", &given.white, &record.white),
+    ] {
+        if let Some(stones) = mine
+            && stone_set(stones) != stone_set(theirs.as_deref().unwrap_or(""))
+        {
+            return Err(clash(
+                format!("{flag} \"{stones}\""),
+                match theirs {
+                    Some(t) => format!("the setup stones \"{t}\""),
+                    None => "no setup stones".to_string(),
+                },
+            ));
+        }
+    }
+    if let Some(side) = &given.to_move
+        && record.to_move.as_deref() != Some(side.as_str())
+    {
+        return Err(clash(
+            format!("--to-move {side}"),
+            match &record.to_move {
+                Some(t) => format!("[ToMove \"{t}\"]"),
+                None => "no [ToMove] tag (the moves decide the side to move)".to_string(),
+            },
+        ));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

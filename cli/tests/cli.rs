@@ -128,7 +128,10 @@ fn xiangqi_game_ending_in_checkmate_with_record_and_load() {
         out.contains("Game over: Red wins (checkmate), 1-0."),
         "{out}"
     );
-    assert!(out.contains("Took back 2 turns."), "{out}");
+    assert!(
+        out.contains("Took back your last move and the engine's reply."),
+        "{out}"
+    );
     settings().bind(|| insta::assert_snapshot!("xiangqi_game", out));
 
     let text = std::fs::read_to_string(&record).expect("the saved record");
@@ -201,7 +204,10 @@ fn connect6_setup_record_round_trip() {
     );
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
-    assert!(out.contains("Took back 2 turns."), "{out}");
+    assert!(
+        out.contains("Took back your last move and the engine's reply."),
+        "{out}"
+    );
     assert!(out.contains("Black places 2 stones this turn."), "{out}");
 }
 
@@ -225,7 +231,7 @@ fn renju_forbidden_move_loses() {
     let out = stdout(&o);
     assert!(out.contains("(x forbidden for Black under renju)"), "{out}");
     assert!(
-        out.contains("Game over: White wins (forbidden move (double three)), 0-1."),
+        out.contains("Game over: White wins: Black played a forbidden move (double three), 0-1."),
         "{out}"
     );
 }
@@ -633,4 +639,296 @@ fn help_and_version() {
     let o = run(&["play", "--help"], "");
     assert!(o.status.success());
     assert!(stdout(&o).contains("--time <TIME>"));
+}
+
+// ----- polish: problems a new-user trial found -----
+
+/// `qi moves connect6 | head -1`: the reader goes away; qi ends quietly (exit 0 or SIGPIPE,
+/// as `cat` does), never "I/O error: Broken pipe" or a panic, also when stderr is gone too.
+#[test]
+fn broken_pipe_exits_quietly() {
+    use std::process::Stdio;
+    let bin = assert_cmd::cargo::cargo_bin("qi");
+    for stderr_gone in [false, true] {
+        let mut child = std::process::Command::new(&bin)
+            .args(["moves", "gomoku", "--size", "26"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("qi starts");
+        // Close the read ends before qi writes a line.
+        drop(child.stdout.take());
+        if stderr_gone {
+            drop(child.stderr.take());
+        }
+        let o = child.wait_with_output().expect("qi ends");
+        let quiet = o.status.success() || {
+            use std::os::unix::process::ExitStatusExt;
+            o.status.signal() == Some(13)
+        };
+        assert!(quiet, "stderr gone {stderr_gone}: {:?}", o.status);
+        assert_eq!(stderr(&o), "", "stderr gone {stderr_gone}");
+    }
+}
+
+/// Runs each case, checks it is a one-line usage error (exit 2, nothing on stdout) and
+/// returns the transcript for a snapshot.
+fn usage_errors(cases: &[(&[&str], &str)]) -> String {
+    let mut text = String::new();
+    for (args, stdin) in cases {
+        let o = run(args, stdin);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("qi: "), "{args:?}: {err}");
+        assert_eq!(stdout(&o), "", "{args:?}");
+        text.push_str(&format!("qi {}\n{err}\n", args.join(" ")));
+    }
+    text
+}
+
+/// `renju` is gomoku 15x15 under renju rules: another size or rule is a usage error that
+/// names the gomoku spelling; `--size 15 --rule renju` agree and are fine.
+#[test]
+fn renju_with_another_size_or_rule_is_a_usage_error() {
+    let text = usage_errors(&[
+        (&["play", "renju", "--size", "19"], ""),
+        (&["moves", "renju", "--size", "9"], ""),
+        (&["analyze", "renju", "--size", "19", "--depth", "1"], ""),
+        (&["moves", "renju", "--rule", "standard"], ""),
+    ]);
+    assert!(text.contains("gomoku --rule renju --size 19"), "{text}");
+    let o = run(&["moves", "renju", "--size", "15", "--rule", "renju"], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).lines().count(), 225);
+    settings().bind(|| insta::assert_snapshot!("renju_size_rule", text));
+}
+
+/// `--load FILE` with position options: options that contradict the record are usage errors
+/// naming the record's value; options that agree are fine; a file of several games loads the
+/// first.
+#[test]
+fn load_with_contradicting_options_is_a_usage_error() {
+    let gomoku = temp_file("load-gomoku.txt");
+    std::fs::write(
+        &gomoku,
+        "[Game \"Gomoku\"]\n[Rule \"standard\"]\n[Size \"13\"]\n\n1. g7 h8 *\n",
+    )
+    .unwrap();
+    let xiangqi = temp_file("load-xiangqi.pgn");
+    std::fs::write(&xiangqi, "[Game \"Chinese Chess\"]\n\n1. h2e2 *\n").unwrap();
+    let two = temp_file("load-two-games.txt");
+    std::fs::write(
+        &two,
+        "[Game \"Gomoku\"]\n[Size \"9\"]\n\n1. e5 d4 1-0\n\n[Game \"Connect6\"]\n\n1. j10 *\n",
+    )
+    .unwrap();
+    let g = gomoku.to_str().unwrap();
+    let x = xiangqi.to_str().unwrap();
+    let text = usage_errors(&[
+        (&["play", "--load", g, "--size", "15"], ""),
+        (&["play", "--load", g, "--rule", "renju"], ""),
+        (&["play", "--load", g, "--moves", "h8"], ""),
+        (&["play", "--load", g, "--black", "a1"], ""),
+        (&["play", "--load", g, "--fen", "9/9/9/9/9/9/9/9/9/9 w"], ""),
+        (&["play", "--load", x, "--fen", "9/9/9/9/9/9/9/9/9/9 w"], ""),
+        (&["play", "--load", x, "--size", "9"], ""),
+    ]);
+    settings().bind(|| insta::assert_snapshot!("load_contradictions", text));
+    // Options that agree with the record are fine.
+    for args in [
+        &[
+            "play", "--load", g, "--size", "13", "--rule", "standard", "--moves", "g7h8",
+        ][..],
+        &[
+            "play", "--load", x, "--moves", "h2e2", "--red", "human", "--black", "human",
+        ][..],
+    ] {
+        let o = run(args, "quit\n");
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    }
+    // A file of several games: the first one (a 9x9 gomoku game, Black to move).
+    let o = run(
+        &[
+            "play",
+            "--load",
+            two.to_str().unwrap(),
+            "--ascii",
+            "--black",
+            "human",
+            "--white",
+            "human",
+        ],
+        "moves\nquit\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("qi plays gomoku"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("79 legal moves"), "{}", stdout(&o));
+}
+
+/// The renju end message has no nested parentheses, and both the play `help` and
+/// `qi play --help` explain the forbidden-point marker.
+#[test]
+fn renju_end_message_and_forbidden_marker_help() {
+    let setup = [
+        "renju",
+        "--black",
+        "h8 i8 j9 j10",
+        "--white",
+        "a1 a2 a15 o1",
+        "--moves",
+        "j8",
+    ];
+    let o = run(&[&["moves"][..], &setup[..]].concat(), "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let end = stderr(&o);
+    let o = run(
+        &[
+            "play", "renju", "--black", "human", "--white", "human", "--ascii",
+        ],
+        "help\nh8\nundo\nquit\n",
+    );
+    let play_help = stdout(&o);
+    assert!(
+        play_help.contains("marks Black's forbidden points"),
+        "{play_help}"
+    );
+    let o = run(&["play", "--help"], "");
+    let help = stdout(&o);
+    assert!(help.contains("marks Black's forbidden points"), "{help}");
+    settings().bind(|| insta::assert_snapshot!("renju_end_message", end));
+}
+
+/// Error messages quote the whole bad input, say what range is accepted and count FEN ranks
+/// as they say they do.
+#[test]
+fn error_messages_say_what_is_wrong() {
+    let text = usage_errors(&[
+        (&["moves", "gomoku", "--moves", "hello"], ""),
+        (&["moves", "gomoku", "--moves", "xyz"], ""),
+        (&["moves", "gomoku", "--black", "h8 hello"], ""),
+        (&["moves", "gomoku", "--moves", "€€€"], ""),
+        (&["moves", "connect6", "--moves", "€€€"], ""),
+        (&["analyze", "gomoku", "--time", "0"], ""),
+        (&["analyze", "gomoku", "--time", "0ms"], ""),
+        (&["analyze", "gomoku", "--time", "99999999999s"], ""),
+        (&["analyze", "gomoku", "--nodes", "0"], ""),
+        (&["moves", "xiangqi", "--fen", "rnbakabnr/9/1c5c1 w"], ""),
+        (&["moves", "xiangqi", "--fen", "rnbakabnr/9/1c5c1/X w"], ""),
+        (&["play", "xiangqi", "--red", "robot"], ""),
+        (&["play", "xiangqi", "--black", "robot"], ""),
+    ]);
+    assert!(text.contains(r#"bad coordinate "hello""#), "{text}");
+    assert!(
+        !text.contains("--red: expected human or engine (or"),
+        "{text}"
+    );
+    settings().bind(|| insta::assert_snapshot!("error_messages", text));
+    // In play, every bad input is named first, 'like this':.
+    let o = run(
+        &[
+            "play", "gomoku", "--black", "human", "--white", "human", "--ascii",
+        ],
+        "€€€\nquit\n",
+    );
+    assert!(
+        stdout(&o).contains("'€€€': bad coordinate \"€€€\""),
+        "{}",
+        stdout(&o)
+    );
+}
+
+/// Stone counts no game reaches (gomoku: Black level or one ahead; connect6: one ahead or
+/// behind) need --to-move; with it they are accepted.
+#[test]
+fn unreachable_stone_counts_need_to_move() {
+    let text = usage_errors(&[
+        (&["moves", "gomoku", "--black", "h8 h9 h10"], ""),
+        (
+            &["moves", "gomoku", "--black", "h8", "--white", "a1 a2"],
+            "",
+        ),
+        (&["moves", "connect6", "--black", "h8 h9 h10"], ""),
+    ]);
+    assert_eq!(
+        text.matches("give --to-move black|white").count(),
+        3,
+        "{text}"
+    );
+    settings().bind(|| insta::assert_snapshot!("unreachable_counts", text));
+    for args in [
+        &[
+            "moves",
+            "gomoku",
+            "--black",
+            "h8 h9 h10",
+            "--to-move",
+            "white",
+        ][..],
+        &["moves", "gomoku", "--black", "h8 h9", "--white", "a1"][..],
+        &[
+            "moves",
+            "connect6",
+            "--black",
+            "h8 h9 h10",
+            "--to-move",
+            "black",
+        ][..],
+    ] {
+        let o = run(args, "");
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    }
+}
+
+/// README's "Using qi" lists the player names `play` accepts: each one works, and naming
+/// one side gives the engine the other.
+#[test]
+fn readme_player_aliases_are_accepted() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md"))
+        .expect("README.md");
+    for (alias, banner) in [
+        ("human", "Black is qi, White is human"),
+        ("h", "Black is qi, White is human"),
+        ("me", "Black is qi, White is human"),
+        ("engine", "Black is human, White is qi"),
+        ("e", "Black is human, White is qi"),
+        ("qi", "Black is human, White is qi"),
+        ("computer", "Black is human, White is qi"),
+        ("cpu", "Black is human, White is qi"),
+    ] {
+        assert!(
+            readme.contains(&format!("`{alias}`")),
+            "README lacks `{alias}`"
+        );
+        let o = run(
+            &[
+                "play", "gomoku", "--white", alias, "--depth", "1", "--ascii",
+            ],
+            "quit\n",
+        );
+        assert!(o.status.success(), "{alias}: {}", stderr(&o));
+        assert!(stdout(&o).contains(banner), "{alias}: {}", stdout(&o));
+    }
+}
+
+/// One legal move is "1 legal move", not "1 legal moves".
+#[test]
+fn one_legal_move_is_singular() {
+    let o = run(
+        &[
+            "play",
+            "xiangqi",
+            "--fen",
+            "4k4/9/9/9/9/9/9/9/9/3K5 w",
+            "--red",
+            "human",
+            "--black",
+            "human",
+            "--ascii",
+        ],
+        "moves\nquit\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("1 legal move:\nd0d1"), "{}", stdout(&o));
 }

@@ -128,12 +128,14 @@ impl FromStr for Rule {
 /// Returns the point and the number of bytes read.
 pub(crate) fn parse_coord_prefix(text: &str, size: usize) -> Result<(Point, usize), GomokuError> {
     let b = text.as_bytes();
-    let bad = |t: &str| GomokuError::BadCoordinate {
-        text: t.to_string(),
+    // A message quotes the whole bad token (up to a space or comma), not just its start.
+    let word = text.split([' ', ',', '\t']).next().unwrap_or(text);
+    let bad = || GomokuError::BadCoordinate {
+        text: word.to_string(),
         size,
     };
     if b.is_empty() || !b[0].is_ascii_alphabetic() {
-        return Err(bad(text));
+        return Err(bad());
     }
     let col = (b[0].to_ascii_lowercase() - b'a') as usize;
     let mut n = 1;
@@ -141,9 +143,9 @@ pub(crate) fn parse_coord_prefix(text: &str, size: usize) -> Result<(Point, usiz
         n += 1;
     }
     if n == 1 || n > 3 {
-        return Err(bad(&text[..n.min(text.len())]));
+        return Err(bad());
     }
-    let row: usize = text[1..n].parse().map_err(|_| bad(&text[..n]))?;
+    let row: usize = text[1..n].parse().map_err(|_| bad())?;
     if col >= size || row == 0 || row > size {
         return Err(GomokuError::OffBoard {
             text: text[..n].to_string(),

@@ -253,13 +253,21 @@ impl Setup {
                 problem,
             };
         if ranks.len() != 10 {
-            // Still report a bad character first, if any.
+            // Still report a bad character first, if any, on the rank it is on (the first
+            // FEN rank is rank 9, Black's back rank).
+            let mut slashes = 0;
             for (i, c) in placement.char_indices() {
-                if c != '/' && !('1'..='9').contains(&c) && Piece::from_fen_char(c).is_none() {
-                    return Err(perr(0, p0 + i, PlacementProblem::BadChar(c)));
+                if c == '/' {
+                    slashes += 1;
+                } else if slashes <= 9
+                    && !('1'..='9').contains(&c)
+                    && Piece::from_fen_char(c).is_none()
+                {
+                    return Err(perr(9 - slashes, p0 + i, PlacementProblem::BadChar(c)));
                 }
             }
-            return Err(perr(0, p0, PlacementProblem::RankCount(ranks.len())));
+            // Reported at the start of the placement: the first FEN rank, rank 9.
+            return Err(perr(9, p0, PlacementProblem::RankCount(ranks.len())));
         }
         let mut offset = p0;
         for (row, rank_text) in ranks.iter().enumerate() {
