@@ -11,6 +11,7 @@ use crate::geometry::{Geometry, WIN};
 use crate::notation::{
     NotationError, Point, format_littlegolem, parse_connectmore, parse_littlegolem,
 };
+use crate::position::STONE_VALUE;
 
 /// Smallest board side length supported (a six must fit with room to block).
 pub const MIN_SIZE: usize = 7;
@@ -214,6 +215,9 @@ pub struct Connect6 {
     pub(crate) wcnt: Vec<[u8; 2]>,
     /// Per window: `7 * black + white`, an index into per-window value tables.
     pub(crate) wcode: Vec<u8>,
+    /// Per cell and side: [`Connect6::stone_score`], the sum of `STONE_VALUE[side][wcode]`
+    /// over the windows through the cell, kept up to date as window codes change.
+    pub(crate) cell_score: Vec<[i32; 2]>,
     /// Per side: the windows that are threats (>= 4 own stones, no opposing stone).
     pub(crate) threats: [Vec<u16>; 2],
     /// Per window and side: its index in `threats[side]`, or `NO_POS`.
@@ -282,6 +286,12 @@ impl Connect6 {
             cells: vec![0; cells],
             wcnt: vec![[0, 0]; geo.windows.len()],
             wcode: vec![0; geo.windows.len()],
+            cell_score: (0..cells)
+                .map(|c| {
+                    let n = geo.windows_of(c).len() as i32;
+                    [n * STONE_VALUE[0][0], n * STONE_VALUE[1][0]]
+                })
+                .collect(),
             threats: [
                 Vec::with_capacity(geo.windows.len()),
                 Vec::with_capacity(geo.windows.len()),
@@ -629,6 +639,26 @@ impl Connect6 {
         Ok(points)
     }
 
+    /// Moves window `w`'s code by `step` and carries the change of its stone values to the
+    /// six cells of the window, so that [`Connect6::stone_score`] is a lookup.
+    #[inline]
+    fn rescore_window(&mut self, w: usize, step: i32) {
+        let old = self.wcode[w] as usize;
+        let new = (old as i32 + step) as usize;
+        self.wcode[w] = new as u8;
+        let delta = [
+            STONE_VALUE[0][new] - STONE_VALUE[0][old],
+            STONE_VALUE[1][new] - STONE_VALUE[1][old],
+        ];
+        if delta != [0, 0] {
+            for &c in &self.geo.windows[w] {
+                let score = &mut self.cell_score[c as usize];
+                score[0] += delta[0];
+                score[1] += delta[1];
+            }
+        }
+    }
+
     /// Places a stone of `colour` (0 black, 1 white) on empty `cell`, updating windows,
     /// threats, sums, neighbourhood and the stone part of the key (not the turn state).
     #[inline]
@@ -649,7 +679,7 @@ impl Connect6 {
             let a = cnt[s] as usize;
             let b = cnt[o] as usize;
             self.wcnt[w][s] += 1;
-            self.wcode[w] += code_step;
+            self.rescore_window(w, code_step);
             if b == 0 {
                 self.sums[s] += WINDOW_WEIGHT[a + 1] - WINDOW_WEIGHT[a];
                 if a + 1 == 4 {
@@ -683,7 +713,7 @@ impl Connect6 {
             let a = cnt[s] as usize;
             let b = cnt[o] as usize;
             self.wcnt[w][s] -= 1;
-            self.wcode[w] -= code_step;
+            self.rescore_window(w, -code_step);
             if b == 0 {
                 self.sums[s] -= WINDOW_WEIGHT[a] - WINDOW_WEIGHT[a - 1];
                 if a == 4 {

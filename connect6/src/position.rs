@@ -18,7 +18,7 @@ const OFFENSE: [i32; 6] = [1, 12, 50, 250, 260, 1_000_000];
 const DEFENSE: [i32; 7] = [0, 1, 11, 55, 5_000, 5_000, 0];
 
 /// [`OFFENSE`] / [`DEFENSE`] looked up by a window's (black, white) counts, per side placing.
-const STONE_VALUE: [[i32; 49]; 2] = {
+pub(crate) const STONE_VALUE: [[i32; 49]; 2] = {
     let mut t = [[0; 49]; 2];
     let mut s = 0;
     while s < 2 {
@@ -67,12 +67,20 @@ impl Connect6 {
     /// opposing window value it destroys (defence). Larger is better.
     #[must_use]
     pub fn stone_score(&self, index: usize, side: Side) -> i32 {
+        // Kept incrementally by place/remove (see `rescore_window`).
+        self.cell_score[index][side.index()]
+    }
+
+    /// [`Connect6::stone_score`] recomputed from the window codes (for tests).
+    #[doc(hidden)]
+    #[must_use]
+    pub fn stone_score_from_scratch(&self, index: usize, side: Side) -> i32 {
         let table = &STONE_VALUE[side.index()];
-        let mut score = 0;
-        for &w in self.geo.windows_of(index) {
-            score += table[self.wcode[w as usize] as usize];
-        }
-        score
+        self.geo
+            .windows_of(index)
+            .iter()
+            .map(|&w| table[self.wcode[w as usize] as usize])
+            .sum()
     }
 
     /// True when the side to move can complete a six with the stones it still places this

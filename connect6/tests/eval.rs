@@ -109,6 +109,9 @@ proptest! {
                 prop_assert_eq!(pos.window_sums(), naive_sums(&pos));
                 for side in Side::BOTH {
                     prop_assert_eq!(pos.threat_count(side), naive_threats(&pos, side));
+                    for cell in 0..size * size {
+                        prop_assert_eq!(pos.stone_score(cell, side), pos.stone_score_from_scratch(cell, side));
+                    }
                 }
                 let e = ThreatEval.evaluate(&pos);
                 prop_assert!(e.abs() <= 20_000);
@@ -121,6 +124,11 @@ proptest! {
         prop_assert_eq!(&pos, &empty);
         prop_assert_eq!(pos.key(), empty.key());
         prop_assert_eq!(pos.window_sums(), (0, 0));
+        for cell in 0..size * size {
+            for side in Side::BOTH {
+                prop_assert_eq!(pos.stone_score(cell, side), empty.stone_score_from_scratch(cell, side));
+            }
+        }
     }
 }
 
