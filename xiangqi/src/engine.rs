@@ -308,6 +308,28 @@ impl<W: Write + Send + 'static> Engine<W> {
         Ok(())
     }
 
+    /// `position {fen F | startpos} [moves ...]` as both protocols read it: the new position,
+    /// or an error line and the old position kept.
+    pub fn position_command(&mut self, args: &[&str]) -> io::Result<()> {
+        match position_args(args).and_then(|(fen, moves)| self.set_position(fen.as_deref(), &moves))
+        {
+            Ok(()) => Ok(()),
+            Err(e) => self.error(&e),
+        }
+    }
+
+    /// `go`, once the dialect has read its arguments: starts the search, or reports why the
+    /// arguments were refused.
+    pub fn go_command(&mut self, request: Result<GoRequest, String>) -> io::Result<()> {
+        match request {
+            Ok(request) => {
+                self.go(request);
+                Ok(())
+            }
+            Err(e) => self.error(&e),
+        }
+    }
+
     /// Starts a search on its own thread; it writes `info` lines and the best move itself.
     pub fn go(&mut self, request: GoRequest) {
         self.idle();

@@ -20,7 +20,7 @@ use std::time::Duration;
 use game_core::Side;
 use game_core::search::Limits;
 
-use crate::engine::{Dialect, Engine, GoRequest, MAX_HASH_MIB, number, position_args};
+use crate::engine::{Dialect, Engine, GoRequest, MAX_HASH_MIB, number};
 use crate::timeman::Clock;
 use crate::ucci::ENGINE_NAME;
 use game_core::protocol::read_lines;
@@ -62,20 +62,11 @@ impl<W: Write + Send + 'static> Session<W> {
                 Ok(())
             }
             "setoption" => self.setoption(args),
-            "position" => match position_args(args) {
-                Ok((fen, moves)) => match self.engine.set_position(fen.as_deref(), &moves) {
-                    Ok(()) => Ok(()),
-                    Err(e) => self.engine.error(&e),
-                },
-                Err(e) => self.engine.error(&e),
-            },
-            "go" => match self.go_request(args) {
-                Ok(request) => {
-                    self.engine.go(request);
-                    Ok(())
-                }
-                Err(e) => self.engine.error(&e),
-            },
+            "position" => self.engine.position_command(args),
+            "go" => {
+                let request = self.go_request(args);
+                self.engine.go_command(request)
+            }
             "ponderhit" => {
                 self.engine.ponderhit();
                 Ok(())
