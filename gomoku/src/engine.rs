@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use game_core::score::{mate_in, mated_in};
 use game_core::{Position, Score};
 
-use game_core::search::{Limits, SearchOptions, Searcher};
+use game_core::search::{Limits, Pruning, SearchOptions, Searcher};
 
 use crate::board::Board;
 use crate::eval::Evaluator;
@@ -53,6 +53,28 @@ impl EngineLimits {
     }
 }
 
+/// The main search's selectivity (margins in [`Board::evaluate`] units, where an open three is
+/// worth about 200): reverse futility and late-move pruning at shallow depth, logarithmic
+/// late-move reductions. Set by self-play SPRT (`qi match gomoku --sprt`).
+pub const PRUNING: Pruning = Pruning {
+    futility_depth: 3,
+    futility_margin: 120,
+    razor_depth: 0,
+    razor_margin: 0,
+    lmp_depth: 6,
+    lmp_base: 4,
+    lmp_scale: 100,
+    lmr_divisor: 200,
+};
+
+/// Quiescence (our fours and their blocks) stops after this many plies: a VCF longer than
+/// that is the root solver's job.
+pub const QUIESCENCE_PLIES: u32 = 12;
+
+/// Node limit of the root VCT (about 0.2 s here): a deeper VCT costs the main search more
+/// than it finds.
+const VCT_NODES: u64 = 200_000;
+
 /// Deepest main-search iteration.
 pub const MAX_DEPTH: u32 = game_core::search::MAX_DEPTH;
 
@@ -78,6 +100,8 @@ pub enum Source {
 pub struct Progress {
     /// Iteration depth in plies.
     pub depth: u32,
+    /// Deepest ply the iteration reached (extensions and quiescence included).
+    pub seldepth: u32,
     /// Score for the side to move.
     pub score: Score,
     /// Nodes so far.
@@ -128,6 +152,9 @@ impl Engine {
                 Evaluator,
                 SearchOptions {
                     hash_mib: hash_mib.max(1),
+                    pruning: PRUNING,
+                    quiescence_tt: true,
+                    quiescence_plies: QUIESCENCE_PLIES,
                     ..SearchOptions::default()
                 },
             ),
@@ -220,8 +247,8 @@ impl Engine {
             }
         }
         let hard = limits.hard_time;
-        // Threat searches get shares of the time: our VCF a quarter, the opponent's VCF and its
-        // defences a quarter, our VCT an eighth.
+        // Threat searches get shares of the time: our VCF a quarter, the opponent's VCF an
+        // eighth and its defences another eighth, our VCT an eighth.
         let share = |num: u32, den: u32| hard.map(|h| self.start + h * num / den);
         let vcf_nodes = 3_000_000;
         self.solver.set_node_limit(vcf_nodes);
@@ -246,9 +273,10 @@ impl Engine {
             root_moves = self.solver.vcf_defences(board, 40);
             threat_nodes += self.solver.nodes();
         } else {
-            // Our VCT (short), unless the opponent answers its first move with a VCF.
-            self.solver.set_node_limit(vcf_nodes / 4);
-            self.solver.set_deadline(share(1, 2));
+            // Our VCT (short, at most an eighth of the time: the main search finds most
+            // threat wins itself), unless the opponent answers its first move with a VCF.
+            self.solver.set_node_limit(VCT_NODES);
+            self.solver.set_deadline(share(1, 8));
             if let Some(line) = self.solver.vct(board, 8) {
                 threat_nodes += self.solver.nodes();
                 let mut check = board.clone();
@@ -307,6 +335,7 @@ impl Engine {
         let r = self.searcher.search(board, &search_limits, stop, |rep| {
             progress(&Progress {
                 depth: rep.depth,
+                seldepth: rep.seldepth,
                 score: rep.score,
                 nodes: rep.nodes,
                 time_ms: rep.time_ms,

@@ -13,7 +13,7 @@
 //! stones), `YXBOARD` .. `DONE` (set a position without thinking), `YXSHOWFORBID`.
 //!
 //! Time: every move is budgeted by [`turn_budget`] so as never to pass `timeout_turn` (hard
-//! limit 15%, at least 40 ms, below it) and to spread `time_left` / `timeout_match` over the
+//! limit 1/16, at least 25 ms, below it) and to spread `time_left` / `timeout_match` over the
 //! rest of the game the same way; the clock starts when the command is read.
 //!
 //! `TAKEBACK` removes only the last stone played (anything else is an `ERROR`); a `BOARD` or
@@ -45,20 +45,21 @@ const MIN_MOVE_MS: i64 = 5;
 /// 2147483647 when unlimited) and `moves_left` (the moves still expected from us, >= 1).
 ///
 /// A manager on a loaded machine sees our answer late by scheduling and pipe delays, and
-/// the search notices its deadline only every few hundred nodes, so the hard limit keeps a
-/// margin of 15% and at least 40 ms below the turn limit (never below
-/// 5 ms); the match clock is shared over `moves_left` moves the same way after a
-/// reserve of 10% (at most 1 s). The soft limit (no new iteration after half of it) is three
-/// quarters of the hard one.
+/// the search notices its deadline only every few hundred nodes (well under a millisecond),
+/// so the hard limit keeps a margin of 1/16 of the turn and at least 25 ms below the turn
+/// limit (never below 5 ms); the match clock is shared over `moves_left` moves the same way
+/// after a reserve of 10% (at most 1 s). The soft limit (no new iteration after half of it)
+/// is 1.5 times the hard one: an iteration may start until three quarters of the hard limit,
+/// and an unfinished one still yields a better root move it has found.
 pub fn turn_budget(turn: i64, left: i64, moves_left: i64) -> (Duration, Duration) {
-    let safe = |t: i64| (t - (t * 15 / 100).max(40)).max(MIN_MOVE_MS);
+    let safe = |t: i64| (t - (t / 16).max(25)).max(MIN_MOVE_MS);
     let mut hard = safe(turn.max(1));
     if left < UNLIMITED {
         let reserve = (left / 10).clamp(0, 1000);
         let share = (left - reserve).max(0) / moves_left.max(1);
         hard = hard.min(safe(share));
     }
-    let soft = (hard * 3 / 4).max(MIN_MOVE_MS);
+    let soft = (hard * 3 / 2).max(MIN_MOVE_MS);
     (
         Duration::from_millis(soft as u64),
         Duration::from_millis(hard as u64),

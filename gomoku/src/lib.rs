@@ -23,6 +23,7 @@
 #![deny(missing_docs)]
 #![allow(clippy::needless_range_loop)]
 
+pub mod bench;
 mod board;
 pub mod engine;
 mod error;

@@ -84,6 +84,66 @@ pub struct SearchOptions {
     /// against fixed-depth [`minimax`] needs equal depth, because a position reached by paths
     /// of different lengths has different fixed-depth values. Default false.
     pub equal_depth_cutoffs: bool,
+    /// Probe and store the transposition table in quiescence too (depth-0 entries): a game
+    /// whose quiescence moves commute (gomoku's fours) reaches the same positions by many
+    /// orders. Default false.
+    pub quiescence_tt: bool,
+    /// Plies of quiescence after the horizon beyond which a node not in check stands pat
+    /// (0: unbounded).
+    pub quiescence_plies: u32,
+    /// Shallow-depth selectivity a game opts into, with margins in its own evaluation units
+    /// (off by default: [`Pruning::OFF`]).
+    pub pruning: Pruning,
+}
+
+/// Selective pruning at shallow depth (the Stockfish family's reverse futility, razoring and
+/// late-move pruning, and logarithmic late-move reductions). Margins are in the game's
+/// evaluation units, so each game sets its own; a depth limit of 0 switches a technique off.
+/// Non-PV nodes only, never in check (a game's [`Position::in_check`]), never near a mate score.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Pruning {
+    /// Reverse futility (static null move): at depth `<= futility_depth` a node whose static
+    /// evaluation minus `futility_margin * depth` is still `>= beta` returns the evaluation.
+    pub futility_depth: i32,
+    /// Margin per ply of depth for reverse futility.
+    pub futility_margin: Score,
+    /// Razoring: at depth `<= razor_depth` a node whose static evaluation plus
+    /// `razor_margin * depth` is `<= alpha` is verified by quiescence and returns its score
+    /// when quiescence also fails low.
+    pub razor_depth: i32,
+    /// Margin per ply of depth for razoring.
+    pub razor_margin: Score,
+    /// Late-move pruning: at depth `<= lmp_depth` only the first
+    /// `lmp_base + lmp_scale * depth²` moves are searched; later quiet moves (not
+    /// [`Position::is_tactical`], not killers) are skipped once a move has been searched.
+    pub lmp_depth: i32,
+    /// Move count kept at any depth by late-move pruning.
+    pub lmp_base: i32,
+    /// Growth of the kept move count with depth² (in hundredths: 100 = one move per depth²).
+    pub lmp_scale: i32,
+    /// Late-move reductions from a table `ln(depth) * ln(move number) * 100 / lmr_divisor`
+    /// plies (rounded down) instead of the fixed 1-3 plies; 0 keeps the fixed reductions.
+    pub lmr_divisor: i32,
+}
+
+impl Pruning {
+    /// No selective pruning; the fixed late-move reductions.
+    pub const OFF: Pruning = Pruning {
+        futility_depth: 0,
+        futility_margin: 0,
+        razor_depth: 0,
+        razor_margin: 0,
+        lmp_depth: 0,
+        lmp_base: 0,
+        lmp_scale: 0,
+        lmr_divisor: 0,
+    };
+}
+
+impl Default for Pruning {
+    fn default() -> Self {
+        Pruning::OFF
+    }
 }
 
 impl Default for SearchOptions {
@@ -100,6 +160,9 @@ impl Default for SearchOptions {
             check_extension: true,
             quiescence: true,
             equal_depth_cutoffs: false,
+            quiescence_tt: false,
+            quiescence_plies: 0,
+            pruning: Pruning::OFF,
         }
     }
 }
@@ -369,6 +432,14 @@ where
             _ => worker.search_root(depth as i32, -INFINITY, INFINITY),
         };
         if worker.aborted {
+            // A root move searched in full in the unfinished iteration that beat the previous
+            // best is the better move: its score came from a deeper search.
+            if let Some(it) = completed.as_mut() {
+                let partial = worker.root_pv();
+                if !partial.is_empty() && partial[0] != it.pv[0] {
+                    it.pv = partial.to_vec();
+                }
+            }
             break;
         }
         let mut pv = worker.root_pv().to_vec();

@@ -38,6 +38,23 @@ pub(crate) fn outcome_score<P: Position>(pos: &P, outcome: Outcome, ply: usize) 
     }
 }
 
+/// `100 * ln(depth) * ln(move_number)` for logarithmic late-move reductions, `move_number` =
+/// `index + 1` (both clamped to 1..=63).
+#[inline]
+fn lmr_table(depth: i32, index: usize) -> i32 {
+    static TABLE: std::sync::OnceLock<Box<[[i32; 64]; 64]>> = std::sync::OnceLock::new();
+    let t = TABLE.get_or_init(|| {
+        let mut t = Box::new([[0; 64]; 64]);
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
+            for (n, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (100.0 * (d as f64).ln() * (n as f64).ln()) as i32;
+            }
+        }
+        t
+    });
+    t[depth.clamp(1, 63) as usize][(index + 1).min(63)]
+}
+
 /// Mate scores are stored relative to the node, so that the same position reached at another
 /// ply reads the right distance.
 #[inline]
@@ -307,7 +324,7 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
         }
         if depth <= 0 {
             return if P::QUIESCENCE && self.options.quiescence {
-                self.quiescence(alpha, beta, ply)
+                self.quiescence(alpha, beta, ply, 0)
             } else {
                 self.leaf(ply)
             };
@@ -337,6 +354,30 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
 
         let side = self.pos.side_to_move();
         let in_check = self.pos.in_check();
+        let pruning = self.options.pruning;
+        let may_prune = !pv_node && !in_check && !is_mate_score(alpha) && !is_mate_score(beta);
+
+        if may_prune && (depth <= pruning.futility_depth || depth <= pruning.razor_depth) {
+            let eval = self.static_eval();
+            // Reverse futility: so far above beta that a quiet move will not fall below it.
+            if depth <= pruning.futility_depth && eval - pruning.futility_margin * depth >= beta {
+                return eval;
+            }
+            // Razoring: so far below alpha that only tactics can help; quiescence checks.
+            if depth <= pruning.razor_depth && eval + pruning.razor_margin * depth <= alpha {
+                let score = if P::QUIESCENCE && self.options.quiescence {
+                    self.quiescence(alpha, alpha + 1, ply, 0)
+                } else {
+                    eval
+                };
+                if self.aborted {
+                    return 0;
+                }
+                if score <= alpha {
+                    return score;
+                }
+            }
+        }
 
         // Null-move pruning (a game switches it off where zugzwang is likely).
         if self.options.null_move
@@ -373,9 +414,18 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
         let mut best_score = -INFINITY;
         let mut best_move = None;
         let mut cutoff_index = None;
+        let lmp_limit = if may_prune && depth <= pruning.lmp_depth {
+            (pruning.lmp_base + pruning.lmp_scale * depth * depth / 100) as usize
+        } else {
+            usize::MAX
+        };
         for i in 0..moves.len() {
             let mv = pick_next(&mut moves, &mut scores, i);
             let tactical = self.pos.is_tactical(mv);
+            // Late-move pruning: past the move-count limit, quiet moves are not searched.
+            if i >= lmp_limit.max(1) && !tactical && !killers.contains(&Some(mv)) {
+                continue;
+            }
             self.pos.play(mv);
             let same_side = self.pos.side_to_move() == side;
             let gives_check = self.pos.in_check();
@@ -394,9 +444,13 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
                     && !gives_check
                     && !killers.contains(&Some(mv))
                 {
-                    reduction = (1 + i32::from(i >= 6) + i32::from(depth >= 6 && i >= 12))
-                        .min(new_depth - 1)
-                        .max(0);
+                    reduction = if pruning.lmr_divisor > 0 {
+                        lmr_table(depth, i) / pruning.lmr_divisor - i32::from(pv_node)
+                    } else {
+                        1 + i32::from(i >= 6) + i32::from(depth >= 6 && i >= 12)
+                    }
+                    .min(new_depth - 1)
+                    .max(0);
                 }
                 let mut s = self.child(same_side, new_depth - reduction, alpha, alpha + 1, ply + 1);
                 if reduction > 0 && s > alpha {
@@ -489,7 +543,9 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
 
     /// Quiescence search: stand pat on the static evaluation and try the game's tactical
     /// moves; in check, every search move and no stand pat.
-    fn quiescence(&mut self, mut alpha: Score, beta: Score, ply: usize) -> Score {
+    /// `qply` counts the plies since the horizon: from
+    /// [`SearchOptions::quiescence_plies`] on, a node not in check stands pat.
+    fn quiescence(&mut self, mut alpha: Score, beta: Score, ply: usize, qply: u32) -> Score {
         self.pv[ply].clear();
         if self.enter_node(ply) {
             return 0;
@@ -500,6 +556,20 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
         if ply >= MAX_PLY - 1 {
             return self.static_eval();
         }
+        let use_tt = self.options.quiescence_tt && self.options.transposition_table;
+        let key = self.pos.key();
+        let mut tt_code = None;
+        if use_tt && let Some(entry) = self.shared.tt.probe(key) {
+            tt_code = entry.move_code;
+            let score = score_from_tt(entry.score, ply);
+            match entry.bound {
+                Bound::Exact => return score,
+                Bound::Lower if score >= beta => return score,
+                Bound::Upper if score <= alpha => return score,
+                _ => {}
+            }
+        }
+        let original_alpha = alpha;
         let side = self.pos.side_to_move();
         let in_check = self.pos.in_check();
         let mut moves = mem::take(&mut self.moves[ply]);
@@ -517,7 +587,8 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
         let mut best = -INFINITY;
         if !in_check {
             let stand_pat = self.static_eval();
-            if stand_pat >= beta || moves.is_empty() {
+            let horizon = self.options.quiescence_plies;
+            if stand_pat >= beta || moves.is_empty() || (horizon > 0 && qply >= horizon) {
                 self.moves[ply] = moves;
                 self.scores[ply] = scores;
                 return stand_pat;
@@ -527,20 +598,25 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
         }
         scores.clear();
         scores.extend(moves.iter().map(|&mv| {
-            self.pos.order_hint(mv)
-                + if self.pos.is_tactical(mv) {
-                    TACTICAL_BASE
-                } else {
-                    0
-                }
+            if Some(mv.code()) == tt_code {
+                TT_MOVE_SCORE
+            } else {
+                self.pos.order_hint(mv)
+                    + if self.pos.is_tactical(mv) {
+                        TACTICAL_BASE
+                    } else {
+                        0
+                    }
+            }
         }));
+        let mut best_move = None;
         for i in 0..moves.len() {
             let mv = pick_next(&mut moves, &mut scores, i);
             self.pos.play(mv);
             let score = if self.pos.side_to_move() == side {
-                self.quiescence(alpha, beta, ply + 1)
+                self.quiescence(alpha, beta, ply + 1, qply + 1)
             } else {
-                -self.quiescence(-beta, -alpha, ply + 1)
+                -self.quiescence(-beta, -alpha, ply + 1, qply + 1)
             };
             self.pos.undo(mv);
             if self.aborted {
@@ -550,6 +626,7 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
                 best = score;
                 if score > alpha {
                     alpha = score;
+                    best_move = Some(mv);
                     if alpha >= beta {
                         break;
                     }
@@ -558,6 +635,27 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
         }
         self.moves[ply] = moves;
         self.scores[ply] = scores;
-        if self.aborted { 0 } else { best }
+        if self.aborted {
+            return 0;
+        }
+        if use_tt {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > original_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.shared.tt.store(
+                key,
+                TtEntry {
+                    move_code: best_move.map(Move::code),
+                    score: score_to_tt(best, ply),
+                    depth: 0,
+                    bound,
+                },
+            );
+        }
+        best
     }
 }

@@ -1,0 +1,46 @@
+//! Depth probe: the depth the engine reaches on [`gomoku::bench::MIDDLE_GAME`] in a given time.
+//! `cargo run --release -p gomoku --example gomoku_depth -- [ms]` (default 1000).
+use gomoku::{Board, Engine, EngineLimits, bench::MIDDLE_GAME};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+fn main() {
+    let ms: u64 = std::env::args()
+        .nth(1)
+        .map_or(1000, |s| s.parse().expect("milliseconds"));
+    let (mut depths, mut nodes, mut secs) = (0u32, 0u64, 0f64);
+    for (rule, moves) in MIDDLE_GAME {
+        let b = Board::from_moves(15, rule, moves).expect("bench position");
+        let mut e = Engine::new(64);
+        let stop = AtomicBool::new(false);
+        let t = Instant::now();
+        let mut seldepth = 0;
+        let r = e.think(
+            &b,
+            &EngineLimits::time(Duration::from_millis(ms)),
+            &stop,
+            |p| seldepth = p.seldepth,
+        );
+        let spent = t.elapsed().as_secs_f64();
+        println!(
+            "{:<9} {:<42} {:<4} depth {:>2}/{:<2} score {:>6} nodes {:>9} time {:>5.0} ms {:?}",
+            format!("{rule:?}"),
+            moves,
+            r.best_move.map_or("-".into(), |m| b.format_point(m)),
+            r.depth,
+            seldepth,
+            r.score,
+            r.nodes,
+            spent * 1e3,
+            r.source
+        );
+        depths += r.depth;
+        nodes += r.nodes;
+        secs += spent;
+    }
+    println!(
+        "mean depth {:.1}, {:.0} nodes/s",
+        f64::from(depths) / MIDDLE_GAME.len() as f64,
+        nodes as f64 / secs
+    );
+}
