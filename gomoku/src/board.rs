@@ -454,6 +454,16 @@ impl Board {
         })
     }
 
+    /// True when `side`'s stone on the empty `p` would make a four along some line, counting
+    /// renju's double four on one line: the points of `side`'s potential fours, which the
+    /// other side may take to defend even where `side` itself may not play (a forbidden point).
+    #[inline]
+    #[must_use]
+    pub fn four_point(&self, p: Point, side: Side) -> bool {
+        let c = self.data[p.idx()].comb[side.index()];
+        (0..4).any(|d| (c >> (4 * d)) & 15 >= Pattern::B4 as u16)
+    }
+
     /// Number of stones within the candidate area of `p` (two points in a square, three along lines).
     #[inline]
     pub(crate) fn near(&self, p: Point) -> u8 {

@@ -101,8 +101,9 @@ impl Position for Board {
             }
             if self.class_count(opp, Class::OpenFour) > 0 {
                 // The opponent threatens an open four (or a double four) next move: only our
-                // fours and the points of its would-be fours can answer.
-                self.push_legal(moves, |b, p| b.makes_four(p, opp) || b.makes_four(p, me));
+                // fours and the points of its would-be fours can answer (including points
+                // forbidden to a renju Black opponent: White may still take them).
+                self.push_legal(moves, |b, p| b.four_point(p, opp) || b.makes_four(p, me));
                 if !moves.is_empty() {
                     return None;
                 }
