@@ -442,10 +442,9 @@ mod gomoku_game {
             progress: &mut dyn FnMut(&Progress<Point>),
         ) -> Decision<Point> {
             let limits = EngineLimits {
-                soft_time: budget.time,
-                hard_time: budget.time,
                 depth: budget.depth,
                 nodes: budget.nodes,
+                ..budget.time.map(EngineLimits::time).unwrap_or_default()
             };
             let start = Instant::now();
             let result = engine.think(position, &limits, stop, |p| {

@@ -33,11 +33,13 @@ pub struct EngineLimits {
 }
 
 impl EngineLimits {
-    /// A decision of about `time` (soft = hard = `time`).
+    /// A decision within `time`: the hard limit is `time`, the soft one 1.5 times it, so
+    /// that iterations start until three quarters of `time` (a better root move found by an
+    /// unfinished iteration still counts) and the move uses most of the time.
     #[must_use]
     pub fn time(time: Duration) -> Self {
         EngineLimits {
-            soft_time: Some(time),
+            soft_time: Some(time * 3 / 2),
             hard_time: Some(time),
             ..Default::default()
         }
