@@ -55,6 +55,18 @@ fn lmr_table(depth: i32, index: usize) -> i32 {
     t[depth.clamp(1, 63) as usize][(index + 1).min(63)]
 }
 
+/// The score of a table entry that settles the window `(alpha, beta)` at `ply`, if it does.
+#[inline]
+fn table_cutoff(entry: TtEntry, alpha: Score, beta: Score, ply: usize) -> Option<Score> {
+    let score = score_from_tt(entry.score, ply);
+    match entry.bound {
+        Bound::Exact => Some(score),
+        Bound::Lower if score >= beta => Some(score),
+        Bound::Upper if score <= alpha => Some(score),
+        _ => None,
+    }
+}
+
 /// Mate scores are stored relative to the node, so that the same position reached at another
 /// ply reads the right distance.
 #[inline]
@@ -341,14 +353,11 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
             } else {
                 i32::from(entry.depth) >= depth
             };
-            if !pv_node && deep_enough {
-                let score = score_from_tt(entry.score, ply);
-                match entry.bound {
-                    Bound::Exact => return score,
-                    Bound::Lower if score >= beta => return score,
-                    Bound::Upper if score <= alpha => return score,
-                    _ => {}
-                }
+            if !pv_node
+                && deep_enough
+                && let Some(score) = table_cutoff(entry, alpha, beta, ply)
+            {
+                return score;
             }
         }
 
@@ -504,29 +513,45 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
         self.scores[ply] = scores;
 
         if self.options.transposition_table {
-            let bound = if best_score >= beta {
-                Bound::Lower
-            } else if best_score > original_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
-            let move_code = if bound == Bound::Upper {
-                None
-            } else {
-                best_move.map(Move::code)
-            };
-            self.shared.tt.store(
-                key,
-                TtEntry {
-                    move_code,
-                    score: score_to_tt(best_score, ply),
-                    depth: depth.clamp(0, 255) as u8,
-                    bound,
-                },
-            );
+            self.store_result(key, best_score, best_move, original_alpha, beta, depth, ply);
         }
         best_score
+    }
+
+    /// Stores a node's result: a lower bound at or above `beta`, exact inside the window it
+    /// was searched with, an upper bound (and no move) at or below `original_alpha`.
+    #[allow(clippy::too_many_arguments)]
+    fn store_result(
+        &self,
+        key: u64,
+        best: Score,
+        best_move: Option<P::Move>,
+        original_alpha: Score,
+        beta: Score,
+        depth: i32,
+        ply: usize,
+    ) {
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let move_code = if bound == Bound::Upper {
+            None
+        } else {
+            best_move.map(Move::code)
+        };
+        self.shared.tt.store(
+            key,
+            TtEntry {
+                move_code,
+                score: score_to_tt(best, ply),
+                depth: depth.clamp(0, 255) as u8,
+                bound,
+            },
+        );
     }
 
     /// The horizon of a game without quiescence: the outcome if the game is over, else the
@@ -561,12 +586,8 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
         let mut tt_code = None;
         if use_tt && let Some(entry) = self.shared.tt.probe(key) {
             tt_code = entry.move_code;
-            let score = score_from_tt(entry.score, ply);
-            match entry.bound {
-                Bound::Exact => return score,
-                Bound::Lower if score >= beta => return score,
-                Bound::Upper if score <= alpha => return score,
-                _ => {}
+            if let Some(score) = table_cutoff(entry, alpha, beta, ply) {
+                return score;
             }
         }
         let original_alpha = alpha;
@@ -639,22 +660,7 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
             return 0;
         }
         if use_tt {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > original_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
-            self.shared.tt.store(
-                key,
-                TtEntry {
-                    move_code: best_move.map(Move::code),
-                    score: score_to_tt(best, ply),
-                    depth: 0,
-                    bound,
-                },
-            );
+            self.store_result(key, best, best_move, original_alpha, beta, 0, ply);
         }
         best
     }
