@@ -136,6 +136,7 @@ mod position;
 pub mod protocol;
 pub mod score;
 pub mod search;
+pub mod tune;
 mod side;
 pub mod zobrist;
 

@@ -7,6 +7,7 @@ use game_core::zobrist::SplitMix64;
 use game_core::{Outcome, Side};
 
 use crate::error::GomokuError;
+use crate::weights::WEIGHTS;
 use crate::pattern::{
     CLASSES, Class, ClassEntry, LineRule, POW3, Pattern, class_table, line_table,
 };
@@ -898,7 +899,18 @@ impl Board {
 }
 
 /// Value of a window by its stone count (one colour only).
-const WINDOW_VALUE: [i32; 7] = [0, 2, 12, 60, 250, 1000, 0];
+const WINDOW_VALUE: [i32; 7] = [
+    0,
+    WEIGHTS[W_WINDOW].value,
+    WEIGHTS[W_WINDOW + 1].value,
+    WEIGHTS[W_WINDOW + 2].value,
+    WEIGHTS[W_WINDOW + 3].value,
+    WEIGHTS[W_WINDOW + 4].value,
+    0,
+];
+
+/// Index in [`WEIGHTS`] of the value of a window with one stone; two to five follow.
+pub(crate) const W_WINDOW: usize = 17;
 
 /// Value of a window byte (Black's count in the low nibble, White's in the high), Black's view.
 const fn window_value(w: u8) -> i32 {

@@ -8,44 +8,62 @@ use crate::point::Rule;
 
 use crate::board::Board;
 use crate::pattern::Class;
+use crate::weights::WEIGHTS;
 
 /// Score of a position the side to move wins at once (a five to play): just inside
 /// [`MAX_EVAL`] so that the search still prefers a real, shorter mate.
 pub const WIN_NOW: Score = MAX_EVAL - 1;
 /// Score of a position the side to move wins with an open four (three plies).
 pub const WIN_SOON: Score = MAX_EVAL - 3;
-const PATTERN_WEIGHT: i32 = 2;
-const WINDOW_WEIGHT: i32 = 8;
+/// The point values' sum counts a quarter in the evaluation: the pattern part of the score is
+/// `(point value difference) / POINT_DIVISOR`; [`crate::tune`]'s feature scale.
+pub const POINT_DIVISOR: i32 = 4;
 
-/// Threat tempo weights of [`Board::threat_score`], in evaluation units (an open three is about
-/// 200): the side to move has a four-three point, a double-three point (not Black under
-/// renju), each open-three point (up to four); the opponent has a four-three point, an
-/// open-four point (a three to answer now), a double-three point. Set by self-play: +147 Elo
-/// [+71, +240] freestyle, +191 [+114, +290] renju over 80 games at 100 ms a move against
-/// the same engine without them.
-pub const THREAT_WEIGHTS: [Score; 6] = [800, 500, 40, 600, 250, 300];
+/// Index in [`WEIGHTS`] of the first threat tempo weight of [`Board::threat_score`], in
+/// evaluation units (an open three is about 200): the side to move has a four-three point, a
+/// double-three point (not Black under renju), each open-three point (up to four); the
+/// opponent has a four-three point, an open-four point (a three to answer now), a double-three
+/// point. Hand-set values: +147 Elo [+71, +240] freestyle, +191 [+114, +290] renju over 80
+/// games at 100 ms a move against the same engine without them.
+pub(crate) const W_THREAT: usize = 22;
+
+/// Threat tempo weights, in the order above.
+pub const THREAT_WEIGHTS: [Score; 6] = [
+    WEIGHTS[W_THREAT].value,
+    WEIGHTS[W_THREAT + 1].value,
+    WEIGHTS[W_THREAT + 2].value,
+    WEIGHTS[W_THREAT + 3].value,
+    WEIGHTS[W_THREAT + 4].value,
+    WEIGHTS[W_THREAT + 5].value,
+];
 
 /// Largest ordinary (pattern) score magnitude.
 pub const MAX_PATTERN_SCORE: Score = 20_000;
 
 impl Board {
     /// The pattern score from `side`'s view: the sum of `side`'s point values minus the
-    /// opponent's, halved, clamped to `±MAX_PATTERN_SCORE`. Zero-sum by construction:
+    /// opponent's, plus [`POINT_DIVISOR`] times the window score, divided by `POINT_DIVISOR`
+    /// (toward zero), clamped to `±MAX_PATTERN_SCORE`. Zero-sum by construction:
     /// `pattern_score(Black) == -pattern_score(White)`.
     #[inline]
     #[must_use]
     pub fn pattern_score(&self, side: Side) -> Score {
+        (self.pattern_raw(side, 0) / POINT_DIVISOR).clamp(-MAX_PATTERN_SCORE, MAX_PATTERN_SCORE)
+    }
+
+    /// The pattern score plus `extra` (in evaluation units), times [`POINT_DIVISOR`].
+    #[inline]
+    fn pattern_raw(&self, side: Side, extra: Score) -> Score {
         let diff = self.total_value(side) - self.total_value(side.opponent());
-        let w = self.window_score(side);
-        (diff * PATTERN_WEIGHT / 8 + w * WINDOW_WEIGHT / 8)
-            .clamp(-MAX_PATTERN_SCORE, MAX_PATTERN_SCORE)
+        diff + POINT_DIVISOR * (self.window_score(side) + extra)
     }
 
     /// The static evaluation for the side to move (side-to-move view, `|score| <= MAX_EVAL`):
     /// - a five to play: [`WIN_NOW`];
     /// - the opponent has two or more five points and we have none: `-WIN_NOW`;
     /// - an open four to play while the opponent has no four: [`WIN_SOON`];
-    /// - otherwise [`Board::pattern_score`] plus [`Board::threat_score`].
+    /// - otherwise [`Board::pattern_score`] plus [`Board::threat_score`] (added before the
+    ///   division by [`POINT_DIVISOR`]), clamped to `±MAX_PATTERN_SCORE`.
     #[must_use]
     pub fn evaluate(&self) -> Score {
         let me = self.side_to_move();
@@ -60,7 +78,7 @@ impl Board {
         if opp_fives == 0 && self.class_count(me, Class::OpenFour) > 0 {
             return WIN_SOON;
         }
-        (self.pattern_score(me) + self.threat_score(me))
+        (self.pattern_raw(me, self.threat_score(me)) / POINT_DIVISOR)
             .clamp(-MAX_PATTERN_SCORE, MAX_PATTERN_SCORE)
     }
 

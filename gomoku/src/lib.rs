@@ -33,6 +33,8 @@ pub mod pattern;
 mod point;
 mod position;
 pub mod threat;
+pub mod tune;
+pub mod weights;
 
 pub use board::{Board, EndReason, ForbiddenKind};
 pub use engine::{Engine, EngineLimits, EngineResult, Progress, Source, best_move};

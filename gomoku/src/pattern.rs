@@ -9,6 +9,8 @@
 
 use std::sync::OnceLock;
 
+use crate::weights::WEIGHTS;
+
 /// The pattern a stone placed on a point makes along one line, from the placing side's view.
 ///
 /// Definitions (after the stone is placed; "five" means exactly five for the standard rule and
@@ -250,8 +252,34 @@ pub struct ClassEntry {
     pub value: i16,
 }
 
-/// Value of one direction's pattern for the evaluation.
-const PATTERN_VALUE: [i16; 12] = [0, 0, 1, 2, 3, 8, 12, 60, 60, 300, 1000, 0];
+/// Index in [`WEIGHTS`] of the value of [`Pattern`] `p` along one direction: `p as usize`.
+pub(crate) const W_PATTERN: usize = 0;
+/// Index of the four-three class bonus; open three, open four, five and cooperation follow.
+pub(crate) const W_FOUR_THREE: usize = 12;
+pub(crate) const W_DOUBLE_THREE: usize = 13;
+pub(crate) const W_OPEN_FOUR: usize = 14;
+pub(crate) const W_FIVE: usize = 15;
+pub(crate) const W_COOPERATION: usize = 16;
+
+/// Whether the cooperation bonus applies to a point of class `class` with these direction
+/// patterns: two closed or open threes, two open twos, or a three and an open two, below a four.
+pub(crate) fn cooperates(pats: &[Pattern; 4], class: Class) -> bool {
+    let count = |p: Pattern| pats.iter().filter(|&&x| x == p).count();
+    let (b3, f3, f2) = (count(Pattern::B3), count(Pattern::F3), count(Pattern::F2));
+    class < Class::Four && (b3 + f3 >= 2 || f2 >= 2 || (f3 + b3 >= 1 && f2 >= 1))
+}
+
+/// The index in [`WEIGHTS`] of the class bonus a point of `class` gets, if any
+/// (double three only where it is not forbidden).
+pub(crate) fn class_weight(class: Class, renju_black: bool) -> Option<usize> {
+    match class {
+        Class::FourThree => Some(W_FOUR_THREE),
+        Class::DoubleThree if !renju_black => Some(W_DOUBLE_THREE),
+        Class::OpenFour => Some(W_OPEN_FOUR),
+        Class::Five => Some(W_FIVE),
+        _ => None,
+    }
+}
 
 fn combine(pats: [Pattern; 4], renju_black: bool) -> ClassEntry {
     let count = |p: Pattern| pats.iter().filter(|&&x| x == p).count();
@@ -281,20 +309,17 @@ fn combine(pats: [Pattern; 4], renju_black: bool) -> ClassEntry {
     } else {
         Class::None
     };
-    let mut value: i32 = pats.iter().map(|&p| PATTERN_VALUE[p as usize] as i32).sum();
-    value += match class {
-        Class::Forbidden => -value,
-        Class::FourThree => 500,
-        Class::DoubleThree if !renju_black => 300,
-        Class::OpenFour => 800,
-        Class::Five => 2000,
-        _ => 0,
+    // A forbidden point is worth nothing (but may still cooperate).
+    let mut value: i32 = if class == Class::Forbidden {
+        0
+    } else {
+        pats.iter()
+            .map(|&p| WEIGHTS[W_PATTERN + p as usize].value)
+            .sum::<i32>()
+            + class_weight(class, renju_black).map_or(0, |w| WEIGHTS[w].value)
     };
-    // Two closed threes / two open twos cooperate a little.
-    let b3 = count(Pattern::B3);
-    let f2 = count(Pattern::F2);
-    if class < Class::Four && (b3 + f3 >= 2 || f2 >= 2 || (f3 + b3 >= 1 && f2 >= 1)) {
-        value += 30;
+    if cooperates(&pats, class) {
+        value += WEIGHTS[W_COOPERATION].value;
     }
     ClassEntry {
         class: class as u8,

@@ -1,0 +1,70 @@
+//! The tuned weights as Rust source: the game crate's `weights.rs`, which its evaluation reads.
+
+use std::fmt::Write;
+
+use game_core::tune::Weight;
+
+/// The `weights.rs` of game `game` (`gomoku`) for the weight descriptors `weights` with new
+/// `values`, its header saying how they were made (`provenance`: one line each, in the
+/// module documentation). Names and ranges are kept; `weights.len() == values.len()`.
+///
+/// # Panics
+/// When the lengths differ.
+#[must_use]
+pub fn rust_source(
+    game: &str,
+    weights: &[Weight],
+    values: &[i32],
+    provenance: &[String],
+) -> String {
+    assert_eq!(weights.len(), values.len());
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "//! The weights of the {game} evaluation: name, value, and the range a tuner may move it in."
+    );
+    for line in provenance {
+        if line.is_empty() {
+            s.push_str("//!\n");
+        } else {
+            let _ = writeln!(s, "//! {line}");
+        }
+    }
+    s.push_str("//!\n//! Written by `qi tune`; edit by hand only to change a range or to add a weight.\n\n");
+    s.push_str("use game_core::tune::Weight;\n\n");
+    s.push_str("/// The evaluation weights, in the order [`crate::tune`]'s feature indices use.\n");
+    let _ = writeln!(s, "pub const WEIGHTS: [Weight; {}] = [", weights.len());
+    for (w, v) in weights.iter().zip(values) {
+        let _ = writeln!(
+            s,
+            "    Weight::new({:?}, {v}, {}, {}),",
+            w.name, w.min, w.max
+        );
+    }
+    s.push_str("];\n");
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn source_lists_every_weight_with_its_range() {
+        let w = [
+            Weight::new("pattern.F3", 60, 0, 800),
+            Weight::new("x.y", -3, -9, 9),
+        ];
+        let text = rust_source(
+            "gomoku",
+            &w,
+            &[75, -4],
+            &["Tuned by `qi tune`.".to_string()],
+        );
+        assert!(text.starts_with("//! The weights of the gomoku evaluation"));
+        assert!(text.contains("//! Tuned by `qi tune`.\n"));
+        assert!(text.contains("pub const WEIGHTS: [Weight; 2] = [\n"));
+        assert!(text.contains("    Weight::new(\"pattern.F3\", 75, 0, 800),\n"));
+        assert!(text.contains("    Weight::new(\"x.y\", -4, -9, 9),\n];\n"));
+    }
+}
