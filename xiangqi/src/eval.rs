@@ -13,11 +13,17 @@
 //!   bonus;
 //! - mobility of rooks, horses and cannons (pseudo-legal destinations, blocked legs count);
 //! - pawn structure across the river: crossed pawns side by side.
+//!
+//! Every number of [`Eval`] a tuner may move is a named entry of [`WEIGHTS`], and the score
+//! is linear in them: each term is a weight times an integer coefficient (the [`Terms`] it
+//! passes), so [`crate::tune`] can record the coefficients as features. [`MaterialEval`] has
+//! fixed numbers.
 
 use game_core::{Evaluate, Score};
 
 use crate::line::{NONE, at, coords, lines};
-use crate::position::{EMPTY, OFF, PAWN, Position, kind_of};
+use crate::position::{EMPTY, OFF, PAWN, Position, kind_of, side_of};
+use crate::weights::WEIGHTS;
 
 /// Material of each kind (king, advisor, elephant, horse, rook, cannon, pawn), the baseline
 /// values of [`MaterialEval`].
@@ -92,17 +98,297 @@ const fn eg_of(p: i32) -> i32 {
     p as i16 as i32
 }
 
-/// Opening and endgame material of each kind (king, advisor, elephant, horse, rook, cannon,
-/// pawn). A horse gains and a cannon loses value as the board empties.
-pub const MATERIAL_MG_EG: [(i32, i32); 7] = [
-    (0, 0),
-    (40, 40),
-    (40, 40),
-    (97, 108),
-    (220, 235),
-    (108, 95),
-    (15, 20),
+// ---------------------------------------------------------------------------------------
+// The weights: every number of the engine evaluation a tuner may move is a named entry of
+// [`WEIGHTS`], found here by name when the crate is built. The evaluation is linear in them:
+// each term below is a weight times an integer coefficient (see `crate::tune`).
+// ---------------------------------------------------------------------------------------
+
+/// Whether `name` is `item` followed by `suffix` (usable in constants).
+const fn is_named(name: &str, item: &str, suffix: &str) -> bool {
+    let (n, i, s) = (name.as_bytes(), item.as_bytes(), suffix.as_bytes());
+    if n.len() != i.len() + s.len() {
+        return false;
+    }
+    let mut k = 0;
+    while k < n.len() {
+        let expected = if k < i.len() { i[k] } else { s[k - i.len()] };
+        if n[k] != expected {
+            return false;
+        }
+        k += 1;
+    }
+    true
+}
+
+/// The index in [`WEIGHTS`] of the weight named `item` + `suffix`; a name that is not there
+/// stops the build.
+const fn find(item: &str, suffix: &str) -> usize {
+    let mut k = 0;
+    while k < WEIGHTS.len() {
+        if is_named(WEIGHTS[k].name, item, suffix) {
+            return k;
+        }
+        k += 1;
+    }
+    panic!("a weight the xiangqi evaluation reads is missing from xiangqi::weights::WEIGHTS");
+}
+
+/// The index in [`WEIGHTS`] of the weight named `name`.
+const fn weight(name: &str) -> usize {
+    find(name, "")
+}
+
+/// The indices in [`WEIGHTS`] of a term's opening (`item.mg`) and endgame (`item.eg`) weights.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Tapered {
+    /// Index of the opening weight.
+    pub(crate) mg: usize,
+    /// Index of the endgame weight.
+    pub(crate) eg: usize,
+}
+
+/// The weights `item.mg` and `item.eg`.
+const fn tapered(item: &str) -> Tapered {
+    Tapered {
+        mg: find(item, ".mg"),
+        eg: find(item, ".eg"),
+    }
+}
+
+/// Material of each kind (king, advisor, elephant, horse, rook, cannon, pawn).
+const W_MATERIAL: [Tapered; 7] = [
+    tapered("material.king"),
+    tapered("material.advisor"),
+    tapered("material.elephant"),
+    tapered("material.horse"),
+    tapered("material.rook"),
+    tapered("material.cannon"),
+    tapered("material.pawn"),
 ];
+/// King: per rank off the back rank.
+const W_KING_RANK: Tapered = tapered("king.rank");
+/// King off the central file (opening only).
+const W_KING_SIDE_FILE: usize = weight("king.side_file.mg");
+/// King on the central file (endgame only).
+const W_KING_CENTRE_FILE: usize = weight("king.centre_file.eg");
+/// Advisor in the palace centre.
+const W_ADVISOR_CENTRE: Tapered = tapered("advisor.centre");
+/// Advisor on a palace top corner.
+const W_ADVISOR_TOP: Tapered = tapered("advisor.top");
+/// Elephant on the centre point in front of its king.
+const W_ELEPHANT_CENTRE: Tapered = tapered("elephant.centre");
+/// Elephant on an edge file.
+const W_ELEPHANT_EDGE: Tapered = tapered("elephant.edge");
+/// Elephant on the river bank (not on an edge file).
+const W_ELEPHANT_FORWARD: Tapered = tapered("elephant.forward");
+/// Horse: per file step towards the centre (0 on an edge file .. 4 on the central one).
+const W_HORSE_CENTRE: Tapered = tapered("horse.centre");
+/// Horse on the inner files c..g.
+const W_HORSE_INNER: Tapered = tapered("horse.inner");
+/// Horse on the central file.
+const W_HORSE_CENTRE_FILE: Tapered = tapered("horse.centre_file");
+/// Horse on an edge file.
+const W_HORSE_EDGE: Tapered = tapered("horse.edge");
+/// Horse on files c..g of ranks 7 and 8, next to the enemy palace.
+const W_HORSE_PALACE: Tapered = tapered("horse.palace");
+/// Horse on files b or h of ranks 0 and 1 (home, undeveloped).
+const W_HORSE_HOME: Tapered = tapered("horse.home");
+/// Horse on rank 0..=8 (rank 9 is the zero of the scale).
+const W_HORSE_RANK: [Tapered; 9] = [
+    tapered("horse.rank0"),
+    tapered("horse.rank1"),
+    tapered("horse.rank2"),
+    tapered("horse.rank3"),
+    tapered("horse.rank4"),
+    tapered("horse.rank5"),
+    tapered("horse.rank6"),
+    tapered("horse.rank7"),
+    tapered("horse.rank8"),
+];
+/// Rook off its back rank.
+const W_ROOK_ADVANCED: Tapered = tapered("rook.advanced");
+/// Rook on a rib file (d or f).
+const W_ROOK_RIB: Tapered = tapered("rook.rib");
+/// Rook on the central file.
+const W_ROOK_CENTRE_FILE: Tapered = tapered("rook.centre_file");
+/// Rook on ranks 5..=7, across the river.
+const W_ROOK_ACROSS: Tapered = tapered("rook.across");
+/// Rook on rank 8, the enemy palace's throat.
+const W_ROOK_RANK8: Tapered = tapered("rook.rank8");
+/// Rook: per file step towards the centre.
+const W_ROOK_CENTRE: Tapered = tapered("rook.centre");
+/// Cannon on the central file.
+const W_CANNON_CENTRE_FILE: Tapered = tapered("cannon.centre_file");
+/// Cannon on a rib file.
+const W_CANNON_RIB: Tapered = tapered("cannon.rib");
+/// Cannon on the enemy's back rank.
+const W_CANNON_ENEMY_BACK: Tapered = tapered("cannon.enemy_back");
+/// Cannon on ranks 5..=7 of files a..c or g..i.
+const W_CANNON_RIVER: Tapered = tapered("cannon.river");
+/// Cannon on ranks 5..=7 of a rib file.
+const W_CANNON_RIB_RIVER: Tapered = tapered("cannon.rib_river");
+/// Pawn one step forward on files c, e or g (the river bank).
+const W_PAWN_BANK: Tapered = tapered("pawn.bank");
+/// Pawn across the river.
+const W_PAWN_CROSSED: Tapered = tapered("pawn.crossed");
+/// Crossed pawn on rank 6..=9, on top of `pawn.crossed`.
+const W_PAWN_RANK: [Tapered; 4] = [
+    tapered("pawn.rank6"),
+    tapered("pawn.rank7"),
+    tapered("pawn.rank8"),
+    tapered("pawn.rank9"),
+];
+/// Crossed pawn on files d..f.
+const W_PAWN_NEAR_PALACE: Tapered = tapered("pawn.near_palace");
+/// Crossed pawn on an edge file.
+const W_PAWN_EDGE: Tapered = tapered("pawn.edge");
+/// Rook mobility: per destination above 8.
+const W_MOBILITY_ROOK: Tapered = tapered("mobility.rook");
+/// Horse mobility: per destination above 3.
+const W_MOBILITY_HORSE: Tapered = tapered("mobility.horse");
+/// Cannon mobility: per unit above 6 (a quiet destination 1, a capture 2).
+const W_MOBILITY_CANNON: Tapered = tapered("mobility.cannon");
+/// A horse with at most one destination.
+const W_HORSE_TRAPPED: Tapered = tapered("horse.trapped");
+/// A cannon on the enemy king's file with nothing between ("hollow cannon").
+const W_CANNON_HOLLOW: Tapered = tapered("cannon.hollow");
+/// Two crossed pawns side by side.
+const W_PAWN_CONNECTED: Tapered = tapered("pawn.connected");
+/// King safety: per missing advisor (the same count as material, negated: fixed).
+const W_SAFETY_ADVISOR: Tapered = tapered("safety.advisor");
+/// King safety: per missing advisor and unit of the opponent's attacking force.
+const W_SAFETY_ADVISOR_ATTACK: Tapered = tapered("safety.advisor_attack");
+/// King safety: per missing elephant (the same count as material, negated: fixed).
+const W_SAFETY_ELEPHANT: Tapered = tapered("safety.elephant");
+/// King safety: per missing elephant and unit of attacking force (opening).
+const W_SAFETY_ELEPHANT_ATTACK: usize = weight("safety.elephant_attack.mg");
+/// King safety: per missing elephant and unit of attacking force, halved and rounded down
+/// (endgame).
+const W_SAFETY_ELEPHANT_ATTACK_HALF: usize = weight("safety.elephant_attack_half.eg");
+
+/// The values of [`WEIGHTS`], for the evaluation's inner loop.
+static VALUES: [i32; WEIGHTS.len()] = {
+    let mut v = [0; WEIGHTS.len()];
+    let mut k = 0;
+    while k < WEIGHTS.len() {
+        v[k] = WEIGHTS[k].value;
+        k += 1;
+    }
+    v
+};
+
+/// Where the evaluation's terms go: a weight index and an integer coefficient, Red minus
+/// Black, for the opening or the endgame half. The evaluation sums `value × coefficient`;
+/// the tuning features record the coefficients.
+pub(crate) trait Terms {
+    /// Adds `coefficient` times the opening weight `weight`.
+    fn mg(&mut self, weight: usize, coefficient: i32);
+    /// Adds `coefficient` times the endgame weight `weight`.
+    fn eg(&mut self, weight: usize, coefficient: i32);
+    /// Adds `coefficient` times both weights of `term`.
+    #[inline(always)]
+    fn both(&mut self, term: Tapered, coefficient: i32) {
+        self.mg(term.mg, coefficient);
+        self.eg(term.eg, coefficient);
+    }
+}
+
+/// The most terms one point has in each half.
+const MAX_SQUARE_TERMS: usize = 8;
+
+/// The piece-square terms (material included) of one kind on one point: (weight index,
+/// coefficient) pairs for each half, coefficients non-zero.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct SquareTerms {
+    /// Opening terms, the first `mg_len` used.
+    pub(crate) mg: [(usize, i32); MAX_SQUARE_TERMS],
+    /// Number of opening terms.
+    pub(crate) mg_len: usize,
+    /// Endgame terms, the first `eg_len` used.
+    pub(crate) eg: [(usize, i32); MAX_SQUARE_TERMS],
+    /// Number of endgame terms.
+    pub(crate) eg_len: usize,
+}
+
+impl SquareTerms {
+    const fn new() -> Self {
+        SquareTerms {
+            mg: [(0, 0); MAX_SQUARE_TERMS],
+            mg_len: 0,
+            eg: [(0, 0); MAX_SQUARE_TERMS],
+            eg_len: 0,
+        }
+    }
+
+    const fn add_mg(&mut self, weight: usize, coefficient: i32) {
+        if coefficient != 0 {
+            self.mg[self.mg_len] = (weight, coefficient);
+            self.mg_len += 1;
+        }
+    }
+
+    const fn add_eg(&mut self, weight: usize, coefficient: i32) {
+        if coefficient != 0 {
+            self.eg[self.eg_len] = (weight, coefficient);
+            self.eg_len += 1;
+        }
+    }
+
+    const fn add(&mut self, term: Tapered, coefficient: i32) {
+        self.add_mg(term.mg, coefficient);
+        self.add_eg(term.eg, coefficient);
+    }
+
+    /// Both weights of `term` with coefficient 1 when `on`.
+    const fn add_if(&mut self, term: Tapered, on: bool) {
+        if on {
+            self.add(term, 1);
+        }
+    }
+
+    /// The (opening, endgame) value with the weights of [`WEIGHTS`].
+    const fn value(&self) -> (i32, i32) {
+        let (mut mg, mut eg) = (0, 0);
+        let mut k = 0;
+        while k < self.mg_len {
+            mg += WEIGHTS[self.mg[k].0].value * self.mg[k].1;
+            k += 1;
+        }
+        k = 0;
+        while k < self.eg_len {
+            eg += WEIGHTS[self.eg[k].0].value * self.eg[k].1;
+            k += 1;
+        }
+        (mg, eg)
+    }
+
+    /// Passes every term, its coefficient times `sign`, to `terms`.
+    pub(crate) fn feed<T: Terms>(&self, sign: i32, terms: &mut T) {
+        for &(w, c) in &self.mg[..self.mg_len] {
+            terms.mg(w, sign * c);
+        }
+        for &(w, c) in &self.eg[..self.eg_len] {
+            terms.eg(w, sign * c);
+        }
+    }
+}
+
+/// Opening and endgame material of each kind (king, advisor, elephant, horse, rook, cannon,
+/// pawn), the `material.*` entries of [`WEIGHTS`]. A horse gains and a cannon loses value as
+/// the board empties.
+pub const MATERIAL_MG_EG: [(i32, i32); 7] = {
+    let mut m = [(0, 0); 7];
+    let mut kind = 0;
+    while kind < 7 {
+        m[kind] = (
+            WEIGHTS[W_MATERIAL[kind].mg].value,
+            WEIGHTS[W_MATERIAL[kind].eg].value,
+        );
+        kind += 1;
+    }
+    m
+};
 
 /// Phase weight of each kind: the phase is the sum over the pieces on the board, at most
 /// [`PHASE_MAX`] (the start position) and 0 with no rook, horse or cannon left.
@@ -111,124 +397,100 @@ pub(crate) const PHASE_WEIGHT: [i32; 7] = [0, 0, 0, 2, 4, 2, 0];
 /// The phase of the start position (and the cap).
 pub const PHASE_MAX: i32 = 32;
 
-/// Piece-square values (opening, endgame) of a Red piece of `kind` at `file` (0..9) and
-/// `rank` (0..10, Red's back rank 0).
-const fn square_value(kind: usize, file: i32, rank: i32) -> (i32, i32) {
+/// The piece-square terms, material included, of a Red piece of `kind` at `file` (0..9) and
+/// `rank` (0..10, Red's back rank 0); a Black piece's are those of the point turned 180
+/// degrees.
+pub(crate) const fn square_terms(kind: usize, file: i32, rank: i32) -> SquareTerms {
     let off_centre = if file > 4 { file - 4 } else { 4 - file }; // 0 centre .. 4 edge
     let centre = 4 - off_centre;
+    let mut t = SquareTerms::new();
+    t.add(W_MATERIAL[kind], 1);
     match kind {
         // King: at home in the opening; in the endgame leaving the back rank is less bad.
         0 => {
-            let mg = -(rank * 12) - if file == 4 { 0 } else { 6 };
-            let eg = -(rank * 4) + if file == 4 { 4 } else { 0 };
-            (mg, eg)
+            t.add(W_KING_RANK, rank);
+            if file == 4 {
+                t.add_eg(W_KING_CENTRE_FILE, 1);
+            } else {
+                t.add_mg(W_KING_SIDE_FILE, 1);
+            }
         }
         // Advisor: the palace centre is best, the corners are home.
         1 => {
             if file == 4 && rank == 1 {
-                (4, 4)
-            } else if rank == 0 {
-                (0, 0)
-            } else {
-                (-3, -3)
+                t.add(W_ADVISOR_CENTRE, 1);
+            } else if rank != 0 {
+                t.add(W_ADVISOR_TOP, 1);
             }
         }
         // Elephant: the centre point and the home points; the edges are poor.
         2 => {
             if file == 4 && rank == 2 {
-                (5, 5)
+                t.add(W_ELEPHANT_CENTRE, 1);
             } else if file == 0 || file == 8 {
-                (-4, -4)
+                t.add(W_ELEPHANT_EDGE, 1);
             } else if rank == 4 {
-                (-2, -2)
-            } else {
-                (0, 0)
+                t.add(W_ELEPHANT_FORWARD, 1);
             }
         }
         // Horse: centre, forward, strongest on the points next to the enemy palace; poor on
-        // the edges and on the enemy's back rank.
+        // the edges and on the enemy's back rank. (The hand-set endgame table was half the
+        // opening one rounded toward zero plus 2 per centre step; `horse.inner`,
+        // `horse.centre_file` and `horse.home` are what that rounding left, as linear terms.)
         3 => {
-            let mut v = centre * 3;
-            v += match rank {
-                0 => -6,
-                1 => -4,
-                2 => 2,
-                3 => 4,
-                4 => 8,
-                5 => 12,
-                6 => 16,
-                7 => 20,
-                8 => 16,
-                _ => 0,
-            };
-            if (rank == 7 || rank == 8) && file >= 2 && file <= 6 {
-                v += 10;
+            t.add(W_HORSE_CENTRE, centre);
+            t.add_if(W_HORSE_INNER, centre >= 2);
+            t.add_if(W_HORSE_CENTRE_FILE, centre == 4);
+            t.add_if(W_HORSE_EDGE, centre == 0);
+            t.add_if(
+                W_HORSE_PALACE,
+                (rank == 7 || rank == 8) && file >= 2 && file <= 6,
+            );
+            t.add_if(W_HORSE_HOME, centre == 1 && rank <= 1);
+            if rank <= 8 {
+                t.add(W_HORSE_RANK[rank as usize], 1);
             }
-            if file == 0 || file == 8 {
-                v -= 8;
-            }
-            (v, v / 2 + centre * 2)
         }
         // Rook: off the back rank, on the ribs and on the enemy's side of the river.
         4 => {
-            let mut v = if rank > 0 { 6 } else { 0 };
-            if file == 3 || file == 5 {
-                v += 4;
-            }
-            if file == 4 {
-                v += 2;
-            }
-            if rank >= 5 && rank <= 7 {
-                v += 8;
-            }
-            if rank == 8 {
-                v += 12;
-            }
-            (v, v / 2 + centre)
+            t.add_if(W_ROOK_ADVANCED, rank > 0);
+            t.add_if(W_ROOK_RIB, file == 3 || file == 5);
+            t.add_if(W_ROOK_CENTRE_FILE, file == 4);
+            t.add_if(W_ROOK_ACROSS, rank >= 5 && rank <= 7);
+            t.add_if(W_ROOK_RANK8, rank == 8);
+            t.add(W_ROOK_CENTRE, centre);
         }
-        // Cannon: the central file; its home rank and the enemy's back rank.
+        // Cannon: the central file; the enemy's back rank; poor across the river off the
+        // central file.
         5 => {
-            let mut v = 0;
-            if file == 4 {
-                v += 12;
-            }
-            if file == 3 || file == 5 {
-                v += 2;
-            }
-            if rank == 9 {
-                v += 6;
-            }
-            if rank >= 5 && rank <= 7 && file != 4 {
-                v -= 3;
-            }
-            (v, v / 3)
+            let rib = file == 3 || file == 5;
+            let river = rank >= 5 && rank <= 7;
+            t.add_if(W_CANNON_CENTRE_FILE, file == 4);
+            t.add_if(W_CANNON_RIB, rib);
+            t.add_if(W_CANNON_ENEMY_BACK, rank == 9);
+            t.add_if(W_CANNON_RIVER, river && !rib && file != 4);
+            t.add_if(W_CANNON_RIB_RIVER, river && rib);
         }
         // Pawn: worth much more once across the river, most next to the enemy palace; an old
         // pawn on the last rank is worth little.
         6 => {
             if rank < 5 {
-                let v = if rank == 4 && (file == 2 || file == 4 || file == 6) {
-                    4
-                } else {
-                    0
-                };
-                (v, v)
+                t.add_if(
+                    W_PAWN_BANK,
+                    rank == 4 && (file == 2 || file == 4 || file == 6),
+                );
             } else {
-                let near = if file >= 3 && file <= 5 { 14 } else { 0 };
-                let adv = match rank {
-                    5 => 20,
-                    6 => 30,
-                    7 => 38,
-                    8 => 40,
-                    _ => 8,
-                };
-                let edge = if file == 0 || file == 8 { -6 } else { 0 };
-                let mg = adv + near + edge;
-                (mg, mg + 15)
+                t.add(W_PAWN_CROSSED, 1);
+                if rank >= 6 {
+                    t.add(W_PAWN_RANK[(rank - 6) as usize], 1);
+                }
+                t.add_if(W_PAWN_NEAR_PALACE, file >= 3 && file <= 5);
+                t.add_if(W_PAWN_EDGE, file == 0 || file == 8);
             }
         }
-        _ => (0, 0),
+        _ => {}
     }
+    t
 }
 
 const fn build_pst() -> [[[i32; 256]; 7]; 2] {
@@ -239,9 +501,7 @@ const fn build_pst() -> [[[i32; 256]; 7]; 2] {
         while rank < 10 {
             let mut file = 0;
             while file < 9 {
-                let (mg, eg) = square_value(kind, file, rank);
-                let mg = mg + MATERIAL_MG_EG[kind].0;
-                let eg = eg + MATERIAL_MG_EG[kind].1;
+                let (mg, eg) = square_terms(kind, file, rank).value();
                 let red_sq = ((rank + 3) * 16 + file + 3) as usize;
                 let black_sq = ((9 - rank + 3) * 16 + (8 - file) + 3) as usize;
                 t[0][kind][red_sq] = pair(mg, eg);
@@ -284,7 +544,8 @@ impl Evaluate<Position> for MaterialEval {
 /// The engine's evaluation: tapered material and piece-square tables (incremental), king
 /// safety, mobility of rooks, horses and cannons, crossed-pawn structure. Side-to-move
 /// relative, zero-sum, in centi-units (100 = about a horse), always well inside
-/// `-MAX_EVAL..=MAX_EVAL`.
+/// `-MAX_EVAL..=MAX_EVAL`. Every weight is an entry of [`crate::weights::WEIGHTS`], and the
+/// score is linear in them up to the final rounding (see [`crate::tune`]).
 ///
 /// ```
 /// use game_core::Evaluate;
@@ -296,26 +557,36 @@ impl Evaluate<Position> for MaterialEval {
 #[derive(Copy, Clone, Debug, Default)]
 pub struct Eval;
 
-/// Per-unit weights of the dynamic terms.
-const ROOK_MOBILITY: i32 = 2;
-const HORSE_MOBILITY: i32 = 5;
-const CANNON_MOBILITY: i32 = 1;
-/// A horse with at most this many moves is trapped.
-const HORSE_TRAPPED: i32 = 12;
-/// A cannon on the enemy king's file with nothing between ("hollow cannon").
-const HOLLOW_CANNON: i32 = 35;
-/// Two crossed pawns side by side.
-const CONNECTED_PAWNS: i32 = 12;
+/// The evaluation's sums: (opening, endgame), Red minus Black.
+struct Sums {
+    mg: i32,
+    eg: i32,
+}
+
+impl Terms for Sums {
+    #[inline(always)]
+    fn mg(&mut self, weight: usize, coefficient: i32) {
+        self.mg += VALUES[weight] * coefficient;
+    }
+
+    #[inline(always)]
+    fn eg(&mut self, weight: usize, coefficient: i32) {
+        self.eg += VALUES[weight] * coefficient;
+    }
+}
 
 impl Eval {
-    /// The score from Red's point of view: (opening, endgame) pair blended by phase.
+    /// The score from Red's point of view: (opening, endgame) pair blended by phase,
+    /// `(mg × phase + eg × (PHASE_MAX − phase)) / PHASE_MAX` rounded toward zero.
     #[must_use]
     pub fn red_score(position: &Position) -> Score {
-        let (mg, eg) = dynamic_terms(position);
-        let mg = mg + mg_of(position.pst);
-        let eg = eg + eg_of(position.pst);
+        let mut sums = Sums {
+            mg: mg_of(position.pst),
+            eg: eg_of(position.pst),
+        };
+        dynamic_terms(position, &mut sums);
         let phase = position.phase.clamp(0, PHASE_MAX);
-        (mg * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX
+        (sums.mg * phase + sums.eg * (PHASE_MAX - phase)) / PHASE_MAX
     }
 }
 
@@ -327,6 +598,24 @@ impl Evaluate<Position> for Eval {
     }
 }
 
+/// The piece-square terms (material included) of every piece on the board, Red minus Black,
+/// from scratch: what the incremental [`Position`] `pst` sums.
+pub(crate) fn psq_terms<T: Terms>(pos: &Position, terms: &mut T) {
+    for sq in crate::Square::all() {
+        let p = pos.board[sq.raw()];
+        if p == EMPTY {
+            continue;
+        }
+        let (file, rank) = (i32::from(sq.file()), i32::from(sq.rank()));
+        let kind = kind_of(p) as usize;
+        if side_of(p) == 0 {
+            square_terms(kind, file, rank).feed(1, terms);
+        } else {
+            square_terms(kind, 8 - file, 9 - rank).feed(-1, terms);
+        }
+    }
+}
+
 /// `sq + d` on the mailbox, wrapping in `u8` so indexing a 256-point board needs no bounds
 /// check (the padding stops every walk before it wraps).
 #[inline(always)]
@@ -334,12 +623,11 @@ fn step(sq: u8, d: u8) -> u8 {
     sq.wrapping_add(d)
 }
 
-/// The non-incremental terms, Red minus Black, (opening, endgame).
+/// The non-incremental terms, Red minus Black: mobility, trapped horses, hollow cannons,
+/// connected crossed pawns, king safety.
 #[inline]
-fn dynamic_terms(pos: &Position) -> (i32, i32) {
+pub(crate) fn dynamic_terms<T: Terms>(pos: &Position, terms: &mut T) {
     let b = &pos.board;
-    let mut mg = 0;
-    let mut eg = 0;
     let mut force = [0i32; 2];
     let mut defenders = [(0i32, 0i32); 2];
     for side in 0..2 {
@@ -347,7 +635,6 @@ fn dynamic_terms(pos: &Position) -> (i32, i32) {
         let base = 16usize << side;
         let own = 16u8 << side;
         let enemy_king = pos.pieces[32 >> side];
-        let (mut smg, mut seg) = (0, 0);
         let mut f = 0;
         // Rooks: pseudo-legal destinations, from the occupancy bits of the rank and file.
         for slot in 7..9 {
@@ -362,8 +649,7 @@ fn dynamic_terms(pos: &Position) -> (i32, i32) {
                 mob += line.empties;
                 mob += i32::from(line.first != NONE && b[at(geo, line.first)] & own == 0);
             }
-            smg += ROOK_MOBILITY * (mob - 8);
-            seg += ROOK_MOBILITY * (mob - 8);
+            terms.both(W_MOBILITY_ROOK, sign * (mob - 8));
         }
         // Cannons: quiet destinations, captures over a screen, the hollow cannon.
         for slot in 9..11 {
@@ -385,11 +671,10 @@ fn dynamic_terms(pos: &Position) -> (i32, i32) {
                     && at(geo, line.first) == enemy_king as usize
                     && line.empties >= 2
                 {
-                    smg += HOLLOW_CANNON;
-                    seg += HOLLOW_CANNON / 3;
+                    terms.both(W_CANNON_HOLLOW, sign);
                 }
             }
-            smg += CANNON_MOBILITY * (mob - 6);
+            terms.both(W_MOBILITY_CANNON, sign * (mob - 6));
         }
         // Horses: destinations with a free leg, not on own pieces.
         for slot in 5..7 {
@@ -415,11 +700,9 @@ fn dynamic_terms(pos: &Position) -> (i32, i32) {
                     }
                 }
             }
-            smg += HORSE_MOBILITY * (mob - 3);
-            seg += HORSE_MOBILITY * (mob - 3);
+            terms.both(W_MOBILITY_HORSE, sign * (mob - 3));
             if mob <= 1 {
-                smg -= HORSE_TRAPPED;
-                seg -= HORSE_TRAPPED;
+                terms.both(W_HORSE_TRAPPED, sign);
             }
         }
         // Pawns across the river: attacking force, connected pairs.
@@ -433,8 +716,7 @@ fn dynamic_terms(pos: &Position) -> (i32, i32) {
                 f += 1;
                 let right = b[(sq as u8).wrapping_add(1) as usize];
                 if right & own != 0 && kind_of(right) == PAWN {
-                    smg += CONNECTED_PAWNS;
-                    seg += CONNECTED_PAWNS;
+                    terms.both(W_PAWN_CONNECTED, sign);
                 }
             }
         }
@@ -443,19 +725,23 @@ fn dynamic_terms(pos: &Position) -> (i32, i32) {
         let ele = (3..5).filter(|&s| pos.pieces[base + s] != 0).count() as i32;
         defenders[side] = (adv, ele);
         force[side] = f;
-        mg += sign * smg;
-        eg += sign * seg;
     }
-    // King safety: each missing advisor / elephant costs more against more attacking force.
+    // King safety: each missing advisor / elephant costs more against more attacking force
+    // (the attacking force counts rooks 3, horses and cannons 2, crossed pawns 1).
     for side in 0..2 {
         let sign = if side == 0 { 1 } else { -1 };
         let (adv, ele) = defenders[side];
         let attack = force[side ^ 1];
-        let penalty = (2 - adv) * (4 + attack * 2) + (2 - ele) * (2 + attack);
-        mg -= sign * penalty;
-        eg -= sign * penalty / 2;
+        let (missing_adv, missing_ele) = (2 - adv, 2 - ele);
+        terms.both(W_SAFETY_ADVISOR, sign * missing_adv);
+        terms.both(W_SAFETY_ADVISOR_ATTACK, sign * missing_adv * attack);
+        terms.both(W_SAFETY_ELEPHANT, sign * missing_ele);
+        terms.mg(W_SAFETY_ELEPHANT_ATTACK, sign * missing_ele * attack);
+        terms.eg(
+            W_SAFETY_ELEPHANT_ATTACK_HALF,
+            sign * (missing_ele * attack / 2),
+        );
     }
-    (mg, eg)
 }
 
 #[cfg(test)]

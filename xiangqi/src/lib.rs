@@ -5,7 +5,9 @@
 //! [`game_core::Position`] (quiescence with static exchange pruning, null move with a
 //! zugzwang guard, late-move reductions, repetition and perpetual-check rules), and the engine
 //! protocols GUIs speak: [`ucci::run`] (UCCI 3.0) and [`uci::run`] (UCI as Pikafish speaks
-//! it). [`bench::run`] is the fixed benchmark. Built on [`game_core`].
+//! it). [`bench::run`] is the fixed benchmark. The evaluation's weights are named in
+//! [`weights::WEIGHTS`] and [`tune`] exposes them for Texel tuning
+//! ([`game_core::tune::Tunable`]). Built on [`game_core`].
 //!
 //! ```
 //! use std::sync::atomic::AtomicBool;
@@ -44,9 +46,11 @@ mod notation;
 mod position;
 mod see;
 pub mod timeman;
+pub mod tune;
 mod types;
 pub mod ucci;
 pub mod uci;
+pub mod weights;
 
 pub use eval::{Eval, MATERIAL, MATERIAL_MG_EG, MaterialEval, PHASE_MAX};
 pub use fen::{FenError, ParseFenError, PlacementProblem, PositionError, START_FEN, Setup};
