@@ -12,6 +12,8 @@ use crate::notation::{
     NotationError, Point, format_littlegolem, parse_connectmore, parse_littlegolem,
 };
 use crate::position::STONE_VALUE;
+use crate::tune;
+use crate::weights::WEIGHTS;
 
 /// Smallest board side length supported (a six must fit with room to block).
 pub const MIN_SIZE: usize = 7;
@@ -188,8 +190,17 @@ pub enum SetupError {
 }
 
 /// Score of a window holding only one side's stones, by how many it holds (Wu & Huang's
-/// window evaluation; 4 and 5 are threats, 6 is a win and never scored).
-pub(crate) const WINDOW_WEIGHT: [i32; WIN + 1] = [0, 1, 12, 60, 300, 300, 0];
+/// window evaluation; 4 and 5 are threats, 6 is a win and never scored): the `window.N`
+/// weights of [`WEIGHTS`], 0 for an empty window and for a six.
+pub(crate) const WINDOW_WEIGHT: [i32; WIN + 1] = {
+    let mut t = [0; WIN + 1];
+    let mut n = 1;
+    while n < WIN {
+        t[n] = WEIGHTS[tune::window(n)].value;
+        n += 1;
+    }
+    t
+};
 
 const CELL_KEYS: usize = 2 * MAX_SIZE * MAX_SIZE;
 /// Zobrist keys: 2 per cell (black, white) then 4 turn states (side x stones left).

@@ -8,6 +8,8 @@
 //! - [`ThreatEval`]: Wu & Huang's 6-window evaluation, kept incrementally.
 //! - [`tss`]: threat-space search; [`engine`]: the engine (immediate win, forced defence,
 //!   threat-space search, then alpha-beta); [`connectmore`]: the ConnectMore GUI protocol.
+//! - [`weights`]: the evaluation's named weights ([`WEIGHTS`]); [`tune`]: their features for
+//!   Texel tuning ([`game_core::tune::Tunable`] for [`Connect6`]).
 //!
 //! ```
 //! use connect6::engine::{Engine, EngineLimits};
@@ -37,6 +39,8 @@ pub mod notation;
 mod position;
 pub mod sgf;
 pub mod tss;
+pub mod tune;
+pub mod weights;
 
 pub use board::{
     Cell, Connect6, DEFAULT_SIZE, EndReason, MAX_SIZE, MIN_SIZE, MoveError, SetupError, Stone,
@@ -45,3 +49,4 @@ pub use board::{
 pub use eval::{DECISIVE, ThreatEval};
 pub use notation::Point;
 pub use position::{FIRST_BEAM, SECOND_BEAM};
+pub use weights::WEIGHTS;

@@ -1,10 +1,22 @@
 //! Window counts, threat counting and the evaluation against naive recomputation.
 
-use connect6::{Cell, Connect6, Point, ThreatEval};
+use connect6::tune::{TEMPO, window};
+use connect6::{Cell, Connect6, Point, ThreatEval, WEIGHTS};
 use game_core::{Evaluate, Position, Side};
 use proptest::prelude::*;
 
-const WEIGHT: [i32; 7] = [0, 1, 12, 60, 300, 300, 0];
+/// Window values by stone count, from the evaluation's weights (0 for none and for six).
+const WEIGHT: [i32; 7] = [
+    0,
+    WEIGHTS[window(1)].value,
+    WEIGHTS[window(2)].value,
+    WEIGHTS[window(3)].value,
+    WEIGHTS[window(4)].value,
+    WEIGHTS[window(5)].value,
+    0,
+];
+/// The tempo per stone in hand.
+const TEMPO_VALUE: i32 = WEIGHTS[TEMPO].value;
 
 /// All windows as lists of points, computed from scratch.
 fn windows(size: usize) -> Vec<Vec<Point>> {
@@ -145,14 +157,14 @@ fn evaluation_is_zero_sum() {
         .collect();
     let b = Connect6::from_stones(19, &black, &white, Side::First).unwrap();
     let w = Connect6::from_stones(19, &black, &white, Side::Second).unwrap();
-    // Window sums are antisymmetric; only the tempo (15 per stone in hand, 2 stones each)
+    // Window sums are antisymmetric; only the tempo (per stone in hand, 2 stones each)
     // belongs to whoever moves.
     assert_eq!(
         ThreatEval.evaluate(&b) + ThreatEval.evaluate(&w),
-        2 * 2 * 15
+        2 * 2 * TEMPO_VALUE
     );
     let (sb, sw) = b.window_sums();
-    assert_eq!(ThreatEval.evaluate(&b), sb - sw + 30);
+    assert_eq!(ThreatEval.evaluate(&b), sb - sw + 2 * TEMPO_VALUE);
     assert_eq!(ThreatEval.evaluate(&w), ThreatEval.evaluate(&pos));
     // A side that can complete a six this turn scores decisively.
     let win = Connect6::from_moves(19, "j10 a1s19 j11j12 a19s1 j13j14 b1b2").unwrap();
