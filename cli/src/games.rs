@@ -114,6 +114,33 @@ pub fn build(
     }
 }
 
+/// Runs `qi selfplay` for `kind` from the position the options give.
+///
+/// # Errors
+/// As [`build`], and [`crate::selfplay::run`]'s.
+pub fn selfplay(
+    kind: GameKind,
+    args: &PositionArgs,
+    settings: &crate::selfplay::Settings,
+    out: &mut (dyn Write + Send),
+) -> Result<crate::selfplay::Summary, CliError> {
+    let small = EngineConfig::small();
+    match kind {
+        GameKind::Gomoku | GameKind::Renju => {
+            let start = gomoku_game::build(kind, args, &small)?.position().clone();
+            crate::selfplay::run(&start, settings, out)
+        }
+        GameKind::Connect6 => {
+            let start = connect6_game::build(args, &small)?.position().clone();
+            crate::selfplay::run(&start, settings, out)
+        }
+        GameKind::Xiangqi => {
+            let start = xiangqi_game::build(args, &small)?.position().clone();
+            crate::selfplay::run(&start, settings, out)
+        }
+    }
+}
+
 /// The leaf counts below each root move at `depth` plies (one entry `("", n)` without
 /// `divide`, where only the total is needed).
 ///

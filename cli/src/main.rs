@@ -12,8 +12,10 @@ mod game;
 mod games;
 mod play;
 mod record;
+mod selfplay;
 #[cfg(test)]
 mod testgame;
+mod tuning;
 
 use std::ffi::OsString;
 use std::io::{self, BufRead, IsTerminal};
@@ -160,6 +162,98 @@ enum Command {
     Connect6Engine,
     /// Play an engine-against-engine match (qi or external engines) with qi as the referee.
     Match(arena::MatchArgs),
+    /// Play qi against itself from random openings and write the quiet positions with the
+    /// game results, the data `qi tune` learns from (docs/tuning.md).
+    ///
+    /// One line per position: `1-0`, `0-1` or `1/2-1/2` (the first side's result), a tab, the
+    /// position (gomoku `rule size moves`, connect6 `size moves`, xiangqi a FEN). Runs with
+    /// different seeds are independent shards.
+    Selfplay(SelfplayArgs),
+    /// Fit the evaluation weights of a game to `qi selfplay` data (Texel tuning) and write
+    /// them as the game crate's Rust source (docs/tuning.md).
+    Tune(TuneArgs),
+}
+
+/// Options of `qi selfplay`.
+#[derive(clap::Args)]
+struct SelfplayArgs {
+    /// The game (gomoku rules with --rule; renju is gomoku under renju rules).
+    #[arg(value_enum)]
+    game: GameKind,
+    #[command(flatten)]
+    position: PositionArgs,
+    /// Number of games.
+    #[arg(long, value_name = "N", default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
+    games: u32,
+    /// Search depth per move (plies; turns for connect6's engine). Default 4 when neither
+    /// --depth nor --nodes is given.
+    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=64))]
+    depth: Option<u32>,
+    /// Node limit per move.
+    #[arg(long, value_name = "N", value_parser = args::parse_nodes)]
+    nodes: Option<u64>,
+    /// Games played at once (one search thread each).
+    #[arg(long, value_name = "T", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: u16,
+    /// Transposition table per game, MiB.
+    #[arg(long, value_name = "MIB", default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    hash: u32,
+    /// Seed of the random openings (use a different one for every shard).
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    seed: u64,
+    /// Random plies before the engine plays (default: gomoku 4, connect6 3 stones, xiangqi 8).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=100))]
+    random_plies: Option<u32>,
+    /// Start positions, one per line in the output's position format, used in turn (the
+    /// random plies are played from each).
+    #[arg(long, value_name = "FILE")]
+    openings: Option<PathBuf>,
+    /// Score a game still running after this many plies as a draw.
+    #[arg(long, value_name = "N", default_value_t = 400, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    max_plies: u32,
+    /// Output file (default: stdout).
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+}
+
+/// Options of `qi tune`.
+#[derive(clap::Args)]
+struct TuneArgs {
+    /// The game whose weights are fitted (renju data is gomoku data).
+    #[arg(value_enum)]
+    game: GameKind,
+    /// Data files written by `qi selfplay`.
+    #[arg(long, value_name = "FILE", num_args = 1.., required = true)]
+    data: Vec<PathBuf>,
+    /// Adam epochs (passes over the data).
+    #[arg(long, value_name = "N", default_value_t = 400, value_parser = clap::value_parser!(u32).range(0..=1_000_000))]
+    epochs: u32,
+    /// Adam step size, in weight units per epoch.
+    #[arg(long, value_name = "X", default_value_t = 1.0, value_parser = parse_rate)]
+    lr: f64,
+    /// Threads (default: every core).
+    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: Option<u16>,
+    /// Where to write the weights source, e.g. gomoku/src/weights.rs (default: stdout).
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+}
+
+/// A positive finite learning rate.
+fn parse_rate(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
+        _ => Err(format!(
+            "bad rate '{text}': expected a positive number such as 0.5"
+        )),
+    }
+}
+
+/// The command line as typed, for data and weights provenance.
+fn command_line() -> String {
+    let mut words: Vec<String> = std::env::args().skip(1).collect();
+    words.insert(0, "qi".to_string());
+    words.join(" ")
 }
 
 fn main() -> ExitCode {
@@ -301,5 +395,87 @@ fn run(command: Command) -> Result<(), CliError> {
         Command::Uci => commands::protocol(commands::Protocol::Uci, None),
         Command::Connect6Engine => commands::protocol(commands::Protocol::Connect6, None),
         Command::Match(args) => arena::run(&args),
+        Command::Selfplay(args) => selfplay(&args),
+        Command::Tune(args) => tune_command(&args),
+    }
+}
+
+fn selfplay(a: &SelfplayArgs) -> Result<(), CliError> {
+    let budget = game::Budget {
+        depth: if a.depth.is_none() && a.nodes.is_none() {
+            Some(4)
+        } else {
+            a.depth
+        },
+        time: None,
+        nodes: a.nodes,
+    };
+    let openings = match &a.openings {
+        None => None,
+        Some(path) => {
+            let text = std::fs::read_to_string(path).map_err(|e| {
+                CliError::Usage(format!("--openings: cannot read {}: {e}", path.display()))
+            })?;
+            Some(
+                text.lines()
+                    .map(str::trim)
+                    .filter(|l| !l.is_empty() && !l.starts_with('#'))
+                    .map(str::to_string)
+                    .collect(),
+            )
+        }
+    };
+    let default_plies = match a.game {
+        GameKind::Gomoku | GameKind::Renju => 4,
+        GameKind::Connect6 => 3,
+        GameKind::Xiangqi => 8,
+    };
+    let settings = selfplay::Settings {
+        games: a.games as usize,
+        budget,
+        threads: usize::from(a.threads),
+        hash_mib: a.hash as usize,
+        seed: a.seed,
+        random_plies: a.random_plies.map_or(default_plies, |n| n as usize),
+        openings,
+        max_plies: a.max_plies as usize,
+        command: command_line(),
+    };
+    let mut out: Box<dyn io::Write + Send> = match &a.out {
+        Some(path) => Box::new(io::BufWriter::new(std::fs::File::create(path).map_err(
+            |e| CliError::Failed(format!("cannot create {}: {e}", path.display())),
+        )?)),
+        None => Box::new(io::stdout()),
+    };
+    let summary = games::selfplay(a.game, &a.position, &settings, &mut *out)?;
+    out.flush()?;
+    eprintln!(
+        "{} games (+{} ={} -{}), {} positions",
+        summary.games,
+        summary.results[0],
+        summary.results[1],
+        summary.results[2],
+        summary.positions
+    );
+    Ok(())
+}
+
+fn tune_command(a: &TuneArgs) -> Result<(), CliError> {
+    let threads = a.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, usize::from),
+        usize::from,
+    );
+    let settings = tuning::Settings {
+        data: a.data.clone(),
+        epochs: a.epochs as usize,
+        learning_rate: a.lr,
+        threads,
+        out: a.out.clone(),
+        command: command_line(),
+    };
+    match a.game {
+        GameKind::Gomoku | GameKind::Renju => tuning::run::<gomoku::Board>(&settings),
+        GameKind::Connect6 => tuning::run::<connect6::Connect6>(&settings),
+        GameKind::Xiangqi => tuning::run::<xiangqi::Position>(&settings),
     }
 }

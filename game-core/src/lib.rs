@@ -136,8 +136,8 @@ mod position;
 pub mod protocol;
 pub mod score;
 pub mod search;
-pub mod tune;
 mod side;
+pub mod tune;
 pub mod zobrist;
 
 pub use evaluate::Evaluate;

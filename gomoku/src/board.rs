@@ -7,13 +7,13 @@ use game_core::zobrist::SplitMix64;
 use game_core::{Outcome, Side};
 
 use crate::error::GomokuError;
-use crate::weights::WEIGHTS;
 use crate::pattern::{
     CLASSES, Class, ClassEntry, LineRule, POW3, Pattern, class_table, line_table,
 };
 use crate::point::{
     CELLS, DEFAULT_SIZE, DIRS, MAX_SIZE, MIN_SIZE, Point, Rule, STRIDE, parse_coord_prefix,
 };
+use crate::weights::WEIGHTS;
 
 const EMPTY: u8 = 0;
 const WALL: u8 = 3;

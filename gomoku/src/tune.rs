@@ -18,9 +18,7 @@ use game_core::{Score, Side};
 
 use crate::board::{Board, W_WINDOW};
 use crate::eval::{POINT_DIVISOR, W_THREAT};
-use crate::pattern::{
-    Class, Pattern, W_COOPERATION, W_PATTERN, class_weight, cooperates,
-};
+use crate::pattern::{Class, Pattern, W_COOPERATION, W_PATTERN, class_weight, cooperates};
 use crate::point::{Point, Rule};
 use crate::weights::WEIGHTS;
 
@@ -285,8 +283,16 @@ mod tests {
             }
         }
         assert_eq!(Board::from_text("renju 15").unwrap().stone_count(), 0);
-        assert!(Board::from_text("renju x h8").unwrap_err().contains("board size"));
+        assert!(
+            Board::from_text("renju x h8")
+                .unwrap_err()
+                .contains("board size")
+        );
         assert!(Board::from_text("go 15 h8").is_err());
-        assert!(Board::from_text("renju 15 h8 h9").unwrap_err().contains("h9"));
+        assert!(
+            Board::from_text("renju 15 h8 h9")
+                .unwrap_err()
+                .contains("h9")
+        );
     }
 }

@@ -1,0 +1,106 @@
+//! `qi tune`: fits a game's evaluation weights to self-play data (Texel tuning, the `tune`
+//! crate) and writes them as the game crate's `weights.rs`.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use game_core::tune::Tunable;
+use tune::{AdamConfig, Dataset, fit_scale, round_values, rust_source};
+
+use crate::CliError;
+
+/// What `qi tune` was asked.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Data files written by `qi selfplay`.
+    pub data: Vec<PathBuf>,
+    /// Adam epochs.
+    pub epochs: usize,
+    /// Adam step size in weight units.
+    pub learning_rate: f64,
+    /// Threads for reading and fitting.
+    pub threads: usize,
+    /// Where to write the Rust source (`None`: stdout).
+    pub out: Option<PathBuf>,
+    /// The command line, for the weights file's header.
+    pub command: String,
+}
+
+/// Reads the data, fits `K` and the weights of `P`'s evaluation, prints the errors and the
+/// changed weights to stderr and writes the weights source.
+///
+/// # Errors
+/// [`CliError::Usage`] for data that does not read or holds no usable position;
+/// [`CliError::Failed`] when the output cannot be written.
+pub fn run<P: Tunable>(settings: &Settings) -> Result<(), CliError> {
+    let mut data = Dataset::for_game::<P>();
+    for file in &settings.data {
+        data.read_file::<P>(file, settings.threads)
+            .map_err(|e| CliError::Usage(e.to_string()))?;
+    }
+    if data.is_empty() {
+        return Err(CliError::Usage(tune::TuneError::Empty.to_string()));
+    }
+    eprintln!(
+        "{} positions ({} decisive ones skipped) from {} file(s)",
+        data.len(),
+        data.skipped,
+        settings.data.len()
+    );
+    let mut start: Vec<f64> = data.weights.iter().map(|w| f64::from(w.value)).collect();
+    let k = fit_scale(&data, &start, settings.threads);
+    let before = data.error(&start, k, settings.threads);
+    eprintln!("K = {k:.6}; mean squared error of the build's weights {before:.6}");
+    // The model's colour term (the first side's advantage) starts at 0 and is fitted too.
+    start.push(0.0);
+    let config = AdamConfig {
+        epochs: settings.epochs,
+        learning_rate: settings.learning_rate,
+        threads: settings.threads,
+    };
+    let fitted = data.adam(&start, k, &config, |epoch, error| {
+        if !error.is_nan() {
+            eprint!("\repoch {epoch}/{}: error {error:.6}   ", settings.epochs);
+        }
+    });
+    if settings.epochs > 0 {
+        eprintln!();
+    }
+    let values = round_values(&data, &fitted);
+    let colour = fitted[data.weights.len()];
+    let mut rounded: Vec<f64> = values.iter().map(|&v| f64::from(v)).collect();
+    rounded.push(colour);
+    let after = data.error(&rounded, k, settings.threads);
+    eprintln!(
+        "mean squared error of the tuned weights {after:.6} (was {before:.6}); the first side's \
+         advantage (fitted, not part of the evaluation) {colour:.1}"
+    );
+    for (w, &v) in data.weights.iter().zip(&values) {
+        if v != w.value {
+            eprintln!("  {:<36} {:>7} -> {v}", w.name, w.value);
+        }
+    }
+    let mut sources: Vec<String> = Vec::new();
+    for c in &data.comments {
+        if c.starts_with("qi selfplay") && !sources.contains(c) {
+            sources.push(c.clone());
+        }
+    }
+    let mut provenance = vec![
+        format!("Tuned by `{}`", settings.command),
+        format!(
+            "from {} positions of self-play (K = {k:.6}; mean squared error {before:.6} with the \
+             previous weights, {after:.6} with these and a first-side advantage of {colour:.0}). \
+             The data came from:",
+            data.len()
+        ),
+    ];
+    provenance.extend(sources.iter().map(|s| format!("- `{s}`")));
+    let text = rust_source(P::GAME, &data.weights, &values, &provenance);
+    match &settings.out {
+        Some(path) => std::fs::write(path, text)
+            .map_err(|e| CliError::Failed(format!("cannot write {}: {e}", path.display())))?,
+        None => std::io::stdout().write_all(text.as_bytes())?,
+    }
+    Ok(())
+}
