@@ -467,13 +467,11 @@ fn gomocup_fake_faults_lose_and_the_match_goes_on() {
 }
 
 /// Against a fake that always plays an illegal move qi wins every game. With W wins and no
-/// draws or losses the counts are regularised to (W, 0.001, 0.001) (zero counts replaced by
-/// 0.001, as fishtest does), so with elo0=0, elo1=5 (s0 = 0.5, s1 = 0.5071951):
-/// - W=1: n = 1.002, s = 1.0005/1.002 = 0.9985030, σ² = (1·0.0014970² + 0.001·0.4985030² +
-///   0.001·0.9985030²)/1.002 = 0.0012453; LLR = 0.0071951·(1.9970060 - 1.0071951)/(2·0.0012453
-///   /1.002) = 2.8653 < 2.944: go on;
-/// - W=2: n = 2.002, s = 2.0005/2.002 = 0.9992507, σ² = 0.00062381; LLR = 0.0071951·(1.9985015
-///   - 1.0071951)/(2·0.00062381/2.002) = 11.445 >= 2.944: H1, the match stops after 2 games.
+/// draws or losses (zero counts regularised to 0.001, as fishtest does) the generalised SPRT
+/// is about W · ln(s1/s0): the most likely results with score s put s on a win. With elo0=0,
+/// elo1=400 (s0 = 0.5, s1 = 0.9090909, ln(s1/s0) = 0.597837) the LLR after 4 wins is 2.389045
+/// < 2.944 and after 5 wins 2.986882 >= 2.944 (computed independently with a Python bisection
+/// for the constrained likelihood maximum): H1, the match stops after 5 games.
 #[test]
 fn sprt_stops_the_match_when_a_bound_is_crossed() {
     let out = qi_match(&[
@@ -492,13 +490,13 @@ fn sprt_stops_the_match_when_a_bound_is_crossed() {
         "--movetime",
         "200ms",
         "--sprt",
-        "elo0=0,elo1=5,alpha=0.05,beta=0.05",
+        "elo0=0,elo1=400,alpha=0.05,beta=0.05",
     ]);
-    assert_eq!(finished_lines(&out).len(), 2, "{out}");
-    assert!(out.contains("Match finished: 2 games"), "{out}");
+    assert_eq!(finished_lines(&out).len(), 5, "{out}");
+    assert!(out.contains("Match finished: 5 games"), "{out}");
     assert!(
         out.contains(
-            "SPRT (elo0=0, elo1=5, alpha=0.05, beta=0.05): LLR 11.445 [-2.944, 2.944]: H1 \
+            "SPRT (elo0=0, elo1=400, alpha=0.05, beta=0.05): LLR 2.987 [-2.944, 2.944]: H1 \
              accepted (stopped early)"
         ),
         "{out}"
@@ -510,9 +508,9 @@ fn sprt_stops_the_match_when_a_bound_is_crossed() {
 /// L=2 for the first engine. By hand: s = 1/4; Elo = -400 log10(1/0.25 - 1) = -400 log10 3
 /// = -190.85; σ² = (2·0.25² + 2·0.25²)/4 = 0.0625; half width = 1.959964·sqrt(0.0625/4) =
 /// 0.244995; s ∈ [0.005005, 0.494995]: -400 log10(1/0.005005 - 1) = -919.38 and
-/// -400 log10(1/0.494995 - 1) = -3.48. SPRT elo0=0, elo1=5, counts (0.001, 2, 2): s =
-/// 0.2501875, σ² = 0.0626249, LLR = 0.0071951·(0.5003749 - 1.0071951)/(2·0.0626249/4.001)
-/// = -0.116 (no decision after 4 games).
+/// -400 log10(1/0.494995 - 1) = -3.48. SPRT elo0=0, elo1=5, counts (0.001, 2, 2): the
+/// generalised SPRT gives LLR = -0.058 (computed independently with a Python bisection for the
+/// constrained likelihood maximum; no decision after 4 games).
 #[test]
 fn elo_and_llr_lines_match_hand_computed_values() {
     let fake = fixture("xiangqi_fake.sh");
@@ -544,7 +542,7 @@ fn elo_and_llr_lines_match_hand_computed_values() {
         "{out}"
     );
     assert!(
-        out.contains("LLR -0.116 [-2.944, 2.944]: no decision"),
+        out.contains("LLR -0.058 [-2.944, 2.944]: no decision"),
         "{out}"
     );
     assert!(out.contains("2 x draw by repetition"), "{out}");

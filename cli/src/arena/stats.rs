@@ -9,17 +9,19 @@
 //! trinomial model, as cutechess-cli prints it).
 //!
 //! # SPRT
-//! The generalised SPRT of H0: `elo = elo0` against H1: `elo = elo1` (logistic Elo) with the
-//! trinomial (W/D/L) model, in the normal approximation Michel Van den Bergh derived for
-//! fishtest ("GSPRT", fishtest `stat_util.py`; chessprogramming.org, "Match Statistics",
-//! SPRT):
+//! The generalised SPRT (chessprogramming.org, "Match Statistics", SPRT; fishtest
+//! `stat_util.py`) of H0: expected score `s0 = 1/(1 + 10^(-elo0/400))` against H1:
+//! `s1 = 1/(1 + 10^(-elo1/400))` with the trinomial (W/D/L) model: `LLR = N Σ p̂_i ln(p1_i /
+//! p0_i)` where `p̂` are the observed frequencies and `pk` the W/D/L probabilities of the
+//! largest likelihood among those with expected score `sk` (Michel Van den Bergh, "A
+//! generalised SPRT", as fishtest computes it for the multinomial model). For many games it
+//! agrees with the normal approximation `(s1 - s0)(2s - s0 - s1)/(2σ²/N)`; unlike that
+//! approximation it stays small after a handful of one-sided games (one win is
+//! `ln(s1/s0)`, not a certainty).
 //!
-//! `LLR = (s1 - s0) · (2s - s0 - s1) / (2 σ²/N)` with `s0 = 1/(1 + 10^(-elo0/400))`,
-//! `s1 = 1/(1 + 10^(-elo1/400))`,
-//!
-//! compared with the Wald bounds `lower = ln(β/(1-α))` and `upper = ln((1-β)/α)`: H1 is
-//! accepted when `LLR >= upper`, H0 when `LLR <= lower`. Zero counts are replaced by 0.001
-//! (as fishtest's `regularize`) so that a one-sided result still has a variance.
+//! The LLR is compared with the Wald bounds `lower = ln(β/(1-α))` and `upper =
+//! ln((1-β)/α)`: H1 is accepted when `LLR >= upper`, H0 when `LLR <= lower`. Zero counts are
+//! replaced by 0.001 (as fishtest's `regularize`).
 
 /// Two-sided 95 % quantile of the standard normal distribution.
 pub const Z95: f64 = 1.959_963_984_540_054;
@@ -83,6 +85,36 @@ impl Wdl {
             elo_from_score(s + half),
         ))
     }
+}
+
+/// The win/draw/loss probabilities closest (in likelihood) to the observed frequencies
+/// `observed` whose expected score is `s` (`0 < s < 1`; every frequency positive): `p_i =
+/// observed_i / (1 + λ (a_i − s))` with `a = (1, 1/2, 0)` and `λ` the root of
+/// `Σ observed_i (a_i − s) / (1 + λ (a_i − s)) = 0`, found by bisection (the function falls
+/// from +∞ to −∞ over the interval where every denominator is positive).
+fn constrained_mle(observed: [f64; 3], s: f64) -> [f64; 3] {
+    let a = [1.0, 0.5, 0.0];
+    let d = a.map(|x| x - s);
+    let f = |lambda: f64| -> f64 {
+        (0..3)
+            .map(|i| observed[i] * d[i] / (1.0 + lambda * d[i]))
+            .sum()
+    };
+    // 1 + λ d_i > 0 for all i: λ in (−1/d_win, −1/d_loss).
+    let (mut lo, mut hi) = (-1.0 / d[0], -1.0 / d[2]);
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if f(mid) > 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let lambda = 0.5 * (lo + hi);
+    let p = (0..3).map(|i| observed[i] / (1.0 + lambda * d[i]));
+    let p: Vec<f64> = p.collect();
+    let total: f64 = p.iter().sum();
+    [p[0] / total, p[1] / total, p[2] / total]
 }
 
 /// The logistic Elo difference of a score fraction: `-400 log10(1/s - 1)`; `-inf` at or
@@ -195,10 +227,15 @@ impl Sprt {
         let reg = |x: u32| if x == 0 { 1e-3 } else { f64::from(x) };
         let (w, d, l) = (reg(wdl.wins), reg(wdl.draws), reg(wdl.losses));
         let n = w + d + l;
-        let (s, var) = Wdl::variance(w, d, l);
+        let observed = [w / n, d / n, l / n];
         let s0 = score_from_elo(self.elo0);
         let s1 = score_from_elo(self.elo1);
-        (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var / n)
+        let p0 = constrained_mle(observed, s0);
+        let p1 = constrained_mle(observed, s1);
+        f64::from(wdl.games())
+            * (0..3)
+                .map(|i| observed[i] * (p1[i] / p0[i]).ln())
+                .sum::<f64>()
     }
 
     /// Whether a bound is crossed.
@@ -264,13 +301,15 @@ mod tests {
     }
 
     /// elo0=0, elo1=5, alpha=beta=0.05: bounds ln(0.05/0.95) = -2.944439, ln(0.95/0.05) =
-    /// 2.944439. s0 = 0.5, s1 = 1/(1 + 10^(-5/400)) = 0.5071951. With W=10, D=5, L=5:
-    /// LLR = (0.0071951)·(1.25 - 1.0071951)/(2·0.171875/20) = 0.0071951·0.2428049/0.0171875
-    ///     = 0.101644.
-    /// W=600, D=200, L=400 (N=1200): s = 700/1200 = 0.583333; σ² = (600·0.416667² +
-    /// 200·0.083333² + 400·0.583333²)/1200 = (104.1667 + 1.3889 + 136.1111)/1200 = 0.201389;
-    /// LLR = 0.0071951·(1.166667 - 1.0071951)/(2·0.201389/1200) = 0.00114744/0.00033565
-    ///     = 3.4185 >= 2.944: H1.
+    /// 2.944439. s0 = 0.5, s1 = 1/(1 + 10^(-5/400)) = 0.5071951. The LLR values were computed
+    /// independently (a Python bisection for λ of the constrained likelihood maximum):
+    /// W=10, D=5, L=5: 0.093253 (the normal approximation gives 0.101644);
+    /// W=600, D=200, L=400: 3.305697 >= 2.944: H1 (normal approximation 3.4185);
+    /// W=400, D=200, L=600: -3.601930: H0.
+    /// One-sided results: with only wins the most likely distribution with score s puts s on
+    /// a win and 1 - s on a loss, so one win is worth ln(s1/s0) and 5 wins at elo1=10 five
+    /// times that: 5 · ln(0.5143868/0.5) = 0.141783 — far from a decision, where the normal
+    /// approximation's regularised variance used to accept H1 after a single win.
     #[test]
     fn sprt_by_hand() {
         let sprt = Sprt::parse("elo0=0,elo1=5,alpha=0.05,beta=0.05").unwrap();
@@ -284,7 +323,7 @@ mod tests {
             losses: 5,
         };
         let llr = sprt.llr(&wdl);
-        close(llr, 0.101644, 1e-5);
+        close(llr, 0.093253, 1e-5);
         assert_eq!(sprt.state(llr), SprtState::Continue);
         let big = Wdl {
             wins: 600,
@@ -292,7 +331,7 @@ mod tests {
             losses: 400,
         };
         let llr = sprt.llr(&big);
-        close(llr, 3.4185, 1e-3);
+        close(llr, 3.305697, 1e-5);
         assert_eq!(sprt.state(llr), SprtState::H1);
         // The mirror image accepts H0 (llr of losses-heavy results is far below).
         let bad = Wdl {
@@ -300,8 +339,23 @@ mod tests {
             draws: 200,
             losses: 600,
         };
+        close(sprt.llr(&bad), -3.601930, 1e-5);
         assert_eq!(sprt.state(sprt.llr(&bad)), SprtState::H0);
         assert_eq!(sprt.llr(&Wdl::default()), 0.0);
+        let ten = Sprt::parse("elo0=0,elo1=10").unwrap();
+        let one_win = Wdl {
+            wins: 1,
+            draws: 0,
+            losses: 0,
+        };
+        close(ten.llr(&one_win), 0.028311, 1e-4);
+        let five = Wdl {
+            wins: 5,
+            draws: 0,
+            losses: 0,
+        };
+        close(ten.llr(&five), 0.141783, 1e-4);
+        assert_eq!(ten.state(ten.llr(&five)), SprtState::Continue);
     }
 
     #[test]
