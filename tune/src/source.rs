@@ -26,8 +26,9 @@ pub fn rust_source(
     for line in provenance {
         if line.is_empty() {
             s.push_str("//!\n");
-        } else {
-            let _ = writeln!(s, "//! {line}");
+        }
+        for wrapped in wrap(line, 96) {
+            let _ = writeln!(s, "//! {wrapped}");
         }
     }
     s.push_str("//!\n//! Written by `qi tune`; edit by hand only to change a range or to add a weight.\n\n");
@@ -43,6 +44,28 @@ pub fn rust_source(
     }
     s.push_str("];\n");
     s
+}
+
+/// `text` broken at spaces into lines of at most `width` characters (a longer word stays
+/// whole); continuation lines of a list item (`- ...`) are indented by two spaces.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let indent = if text.starts_with("- ") { "  " } else { "" };
+    let mut lines: Vec<String> = Vec::new();
+    let mut current = String::new();
+    for word in text.split(' ') {
+        if !current.is_empty() && current.chars().count() + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut current));
+            current.push_str(indent);
+        }
+        if !current.is_empty() && current != indent {
+            current.push(' ');
+        }
+        current.push_str(word);
+    }
+    if !current.is_empty() {
+        lines.push(current);
+    }
+    lines
 }
 
 #[cfg(test)]
@@ -66,5 +89,16 @@ mod tests {
         assert!(text.contains("pub const WEIGHTS: [Weight; 2] = [\n"));
         assert!(text.contains("    Weight::new(\"pattern.F3\", 75, 0, 800),\n"));
         assert!(text.contains("    Weight::new(\"x.y\", -4, -9, 9),\n];\n"));
+    }
+
+    #[test]
+    fn long_provenance_lines_are_wrapped() {
+        let long = format!("- `{}`", ["word"; 40].join(" "));
+        let lines = wrap(&long, 96);
+        assert!(lines.len() > 1);
+        assert!(lines.iter().all(|l| l.chars().count() <= 96), "{lines:?}");
+        assert!(lines[1].starts_with("  word"), "{lines:?}");
+        assert_eq!(lines.join(" ").split_whitespace().count(), 41);
+        assert_eq!(wrap("", 96), Vec::<String>::new());
     }
 }
