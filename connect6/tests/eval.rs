@@ -1,5 +1,7 @@
 //! Window counts, threat counting and the evaluation against naive recomputation.
 
+mod common;
+
 use connect6::tune::{TEMPO, window};
 use connect6::{Cell, Connect6, Point, ThreatEval, WEIGHTS};
 use game_core::{Evaluate, Position, Side};
@@ -18,26 +20,7 @@ const WEIGHT: [i32; 7] = [
 /// The tempo per stone in hand.
 const TEMPO_VALUE: i32 = WEIGHTS[TEMPO].value;
 
-/// All windows as lists of points, computed from scratch.
-fn windows(size: usize) -> Vec<Vec<Point>> {
-    let n = size as i32;
-    let mut out = Vec::new();
-    for (dx, dy) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
-        for y in 0..n {
-            for x in 0..n {
-                let (ex, ey) = (x + 5 * dx, y + 5 * dy);
-                if (0..n).contains(&ex) && (0..n).contains(&ey) {
-                    out.push(
-                        (0..6)
-                            .map(|i| Point::new((x + i * dx) as u8, (y + i * dy) as u8))
-                            .collect(),
-                    );
-                }
-            }
-        }
-    }
-    out
-}
+use common::windows;
 
 fn counts(pos: &Connect6, w: &[Point]) -> (usize, usize) {
     let b = w

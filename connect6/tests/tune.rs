@@ -2,6 +2,8 @@
 //! the features match a naive window count, the weights are well-formed, and the text form
 //! reads back to the same position.
 
+mod common;
+
 use std::collections::HashSet;
 
 use connect6::tune::{TEMPO, WINDOW_1, window};
@@ -10,26 +12,7 @@ use game_core::tune::{Features, Tunable, dot};
 use game_core::zobrist::SplitMix64;
 use game_core::{Evaluate, Position, Side};
 
-/// All windows as lists of points, computed from scratch.
-fn windows(size: usize) -> Vec<Vec<Point>> {
-    let n = size as i32;
-    let mut out = Vec::new();
-    for (dx, dy) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
-        for y in 0..n {
-            for x in 0..n {
-                let (ex, ey) = (x + 5 * dx, y + 5 * dy);
-                if (0..n).contains(&ex) && (0..n).contains(&ey) {
-                    out.push(
-                        (0..6)
-                            .map(|i| Point::new((x + i * dx) as u8, (y + i * dy) as u8))
-                            .collect(),
-                    );
-                }
-            }
-        }
-    }
-    out
-}
+use common::windows;
 
 /// The dense feature vector by weight index, from the side to move's view, counted naively
 /// through the public API.

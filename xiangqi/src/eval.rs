@@ -745,12 +745,12 @@ pub(crate) fn dynamic_terms<T: Terms>(pos: &Position, terms: &mut T) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// The same position with the colours swapped (board turned 180 degrees, cases swapped,
     /// the other side to move).
-    fn colour_flipped(fen: &str) -> Position {
+    pub(crate) fn colour_flipped(fen: &str) -> Position {
         let mut parts = fen.split(' ');
         let board: String = parts
             .next()

@@ -147,28 +147,6 @@ mod tests {
         WEIGHTS.iter().position(|w| w.name == name).unwrap()
     }
 
-    /// The same position with the colours swapped (board turned 180 degrees, cases swapped,
-    /// the other side to move).
-    fn colour_flipped(pos: &Position) -> Position {
-        let fen = pos.to_fen();
-        let mut parts = fen.split(' ');
-        let board: String = parts
-            .next()
-            .unwrap()
-            .chars()
-            .rev()
-            .map(|c| {
-                if c.is_ascii_uppercase() {
-                    c.to_ascii_lowercase()
-                } else {
-                    c.to_ascii_uppercase()
-                }
-            })
-            .collect();
-        let side = if parts.next() == Some("w") { "b" } else { "w" };
-        Position::from_fen_lenient(&format!("{board} {side} - - 0 1")).unwrap()
-    }
-
     /// The contract: static eval = floor(dot / 32) up to the evaluation's own rounding.
     /// Tolerance: the evaluation may be 1 above `floor(dot / 32)`, never below and never
     /// more, because `Eval` divides Red's sum toward zero and then negates it for Black, so
@@ -203,7 +181,7 @@ mod tests {
     fn features_are_side_to_move_relative() {
         for pos in sample_positions(4) {
             let mut a = features_of(&pos);
-            let mut b = features_of(&colour_flipped(&pos));
+            let mut b = features_of(&crate::eval::tests::colour_flipped(&pos.to_fen()));
             a.sort_unstable();
             b.sort_unstable();
             assert_eq!(a, b, "{}", pos.to_fen());
