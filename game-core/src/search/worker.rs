@@ -55,6 +55,17 @@ fn lmr_table(depth: i32, index: usize) -> i32 {
     t[depth.clamp(1, 63) as usize][(index + 1).min(63)]
 }
 
+/// Late-move pruning's kept move count for each depth `0..64`:
+/// `lmp_base + lmp_scale / 100 * depth^(lmp_power / 100)`, rounded down.
+fn lmp_counts(p: &super::Pruning) -> [usize; 64] {
+    let mut counts = [0; 64];
+    for (d, c) in counts.iter_mut().enumerate() {
+        let grow = f64::from(p.lmp_scale) / 100.0 * (d as f64).powf(f64::from(p.lmp_power) / 100.0);
+        *c = (f64::from(p.lmp_base) + grow).max(0.0) as usize;
+    }
+    counts
+}
+
 /// The score of a table entry that settles the window `(alpha, beta)` at `ply`, if it does.
 #[inline]
 fn table_cutoff(entry: TtEntry, alpha: Score, beta: Score, ply: usize) -> Option<Score> {
@@ -109,6 +120,8 @@ pub(crate) struct Worker<'a, P: Position, E> {
     pub seldepth: u32,
     pub aborted: bool,
     is_main: bool,
+    /// Late-move pruning's kept move count by depth (`Pruning::lmp_*`).
+    lmp_counts: [usize; 64],
 }
 
 impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
@@ -138,6 +151,7 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
             seldepth: 0,
             aborted: false,
             is_main,
+            lmp_counts: lmp_counts(&options.pruning),
         }
     }
 
@@ -423,11 +437,16 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
         let mut best_score = -INFINITY;
         let mut best_move = None;
         let mut cutoff_index = None;
-        let lmp_limit = if may_prune && depth <= pruning.lmp_depth {
-            (pruning.lmp_base + pruning.lmp_scale * depth * depth / 100) as usize
+        let may_prune_moves = !in_check
+            && !is_mate_score(alpha)
+            && !is_mate_score(beta)
+            && (!pv_node || pruning.lmp_pv);
+        let lmp_limit = if may_prune_moves && depth <= pruning.lmp_depth {
+            self.lmp_counts[depth.clamp(0, 63) as usize]
         } else {
             usize::MAX
         };
+
         for i in 0..moves.len() {
             let mv = pick_next(&mut moves, &mut scores, i);
             let tactical = self.pos.is_tactical(mv);
@@ -435,6 +454,7 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
             if i >= lmp_limit.max(1) && !tactical && !killers.contains(&Some(mv)) {
                 continue;
             }
+
             self.pos.play(mv);
             let same_side = self.pos.side_to_move() == side;
             let gives_check = self.pos.in_check();
