@@ -336,14 +336,12 @@ impl Brain {
             }
             "rule" => {
                 let v = int(value)?;
-                let rule = if v & 4 != 0 {
-                    Rule::Renju
-                } else if v & 1 != 0 {
-                    Rule::Standard
-                } else {
-                    Rule::Freestyle
-                };
-                self.set_rule(rule);
+                self.set_rule(gomocup_rule(v).ok_or_else(|| {
+                    format!(
+                        "INFO rule {v}: unsupported; qi plays 0 (freestyle), 1 (exactly five) \
+                         and 4 (renju), each optionally with 2 (continuous game)"
+                    )
+                })?);
             }
             _ => {}
         }
@@ -677,6 +675,18 @@ impl Brain {
             _ => line(out, &format!("UNKNOWN {cmd}"))?,
         }
         Ok(true)
+    }
+}
+
+/// The rule of a Gomocup `INFO rule` bit mask: 1 exactly five, 2 continuous game (ignored:
+/// every game starts with `START`/`RESTART`), 4 renju, 8 caro (not played); `None` for what qi
+/// does not play (caro, exactly-five with renju, negative or larger values).
+fn gomocup_rule(mask: i64) -> Option<Rule> {
+    match mask & !2 {
+        0 => Some(Rule::Freestyle),
+        1 => Some(Rule::Standard),
+        4 => Some(Rule::Renju),
+        _ => None,
     }
 }
 

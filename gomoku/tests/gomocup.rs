@@ -455,3 +455,42 @@ fn turn_budget_keeps_a_safe_margin() {
     assert_eq!(ms(turn_budget(30_000, 50, 40).1), 5);
     assert_eq!(ms(turn_budget(30_000, -20, 40).1), 5);
 }
+
+/// Rule masks qi does not play (caro, exactly five with renju, out of range) are refused and
+/// leave the rule as it was: the renju game below still marks Black's double-three point.
+#[test]
+fn unsupported_rules_are_refused() {
+    for bad in ["8", "9", "5", "-1", "16", "12"] {
+        let s = session(&[
+            "START 15",
+            "INFO rule 4",
+            &format!("INFO rule {bad}"),
+            "YXBOARD",
+            "7,7,1",
+            "8,7,1",
+            "10,5,1",
+            "10,6,1",
+            "0,0,2",
+            "0,2,2",
+            "0,4,2",
+            "0,6,2",
+            "DONE",
+            "YXSHOWFORBID",
+            "END",
+        ]);
+        let replies = moves(&s);
+        assert_eq!(
+            replies[1],
+            format!(
+                "ERROR INFO rule {bad}: unsupported; qi plays 0 (freestyle), 1 (exactly five) \
+                 and 4 (renju), each optionally with 2 (continuous game)"
+            ),
+            "{s}"
+        );
+        assert_eq!(replies.last().unwrap(), "FORBID 1007.", "{s}");
+    }
+    for good in ["0", "1", "2", "3", "4", "6"] {
+        let s = session(&["START 15", &format!("INFO rule {good}"), "END"]);
+        assert_eq!(moves(&s), ["OK"], "{s}");
+    }
+}
