@@ -15,15 +15,21 @@ fn main() {
         let stop = AtomicBool::new(false);
         let t = Instant::now();
         let mut seldepth = 0;
+        // Time before the main search's clock started: the root threat searches.
+        let mut threats_ms = None;
         let r = e.think(
             &b,
             &EngineLimits::time(Duration::from_millis(ms)),
             &stop,
-            |p| seldepth = p.seldepth,
+            |p| {
+                seldepth = p.seldepth;
+                threats_ms.get_or_insert(t.elapsed().as_millis() as u64 - p.time_ms);
+            },
         );
         let spent = t.elapsed().as_secs_f64();
         println!(
-            "{:<9} {:<42} {:<4} depth {:>2}/{:<2} score {:>6} nodes {:>9} time {:>5.0} ms {:?}",
+            "{:<9} {:<42} {:<4} depth {:>2}/{:<2} score {:>6} nodes {:>9} time {:>5.0} ms \
+             (threats {:>3} ms) {:?}",
             format!("{rule:?}"),
             moves,
             r.best_move.map_or("-".into(), |m| b.format_point(m)),
@@ -32,6 +38,7 @@ fn main() {
             r.score,
             r.nodes,
             spent * 1e3,
+            threats_ms.unwrap_or(0),
             r.source
         );
         depths += r.depth;
