@@ -465,6 +465,36 @@ impl Board {
         (0..4).any(|d| (c >> (4 * d)) & 15 >= Pattern::B4 as u16)
     }
 
+    /// The cells that may defend against `side`'s four-three points: each such point and the
+    /// cells within five of it along its four and three lines (a line pattern reads five cells
+    /// on each side), as a bit set over padded indices ([`Point::idx`]). A superset of the
+    /// points whose stone stops every four-three of `side`.
+    #[must_use]
+    pub(crate) fn four_three_defence_cells(&self, side: Side) -> [u64; CELLS.div_ceil(64)] {
+        let mut cells = [0u64; CELLS.div_ceil(64)];
+        let mut mark = |i: usize| cells[i / 64] |= 1 << (i % 64);
+        for p in self.points() {
+            if !self.is_empty(p) || self.class(p, side) != Class::FourThree {
+                continue;
+            }
+            let i = p.idx();
+            mark(i);
+            for (d, &step) in DIRS.iter().enumerate() {
+                if self.pattern(p, side, d) < Pattern::F3 {
+                    continue;
+                }
+                for k in 1..=5 {
+                    for q in [i + k * step, i - k * step] {
+                        if self.colors[q] == EMPTY {
+                            mark(q);
+                        }
+                    }
+                }
+            }
+        }
+        cells
+    }
+
     /// Number of stones within the candidate area of `p` (two points in a square, three along lines).
     #[inline]
     pub(crate) fn near(&self, p: Point) -> u8 {

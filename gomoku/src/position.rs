@@ -108,6 +108,16 @@ impl Position for Board {
                     return None;
                 }
             }
+            if self.class_count(opp, Class::FourThree) > 0 {
+                // The opponent threatens a four-three: only our fours and the points that may
+                // break it (Rapfi's DEFEND_B4F3 stage; a counter-threat without a four is lost).
+                let cells = self.four_three_defence_cells(opp);
+                let marked = |i: usize| cells[i / 64] >> (i % 64) & 1 != 0;
+                self.push_legal(moves, |b, p| marked(p.idx()) || b.makes_four(p, me));
+                if !moves.is_empty() {
+                    return None;
+                }
+            }
             self.push_legal(moves, |b, p| b.near(p) > 0);
             if !moves.is_empty() {
                 return None;

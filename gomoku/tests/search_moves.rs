@@ -164,6 +164,42 @@ fn facing_an_open_three_only_fours_and_defences_are_searched() {
 }
 
 #[test]
+fn facing_a_four_three_only_fours_and_defences_are_searched() {
+    for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju] {
+        let boards = positions(rule, 40, 31, |b| {
+            let me = b.side_to_move();
+            let opp = me.opponent();
+            !b.has_five_point(me)
+                && !b.has_five_point(opp)
+                && b.class_count(me, Class::OpenFour) == 0
+                && b.class_count(opp, Class::OpenFour) == 0
+                && b.class_count(opp, Class::FourThree) > 0
+        });
+        for b in boards {
+            let me = b.side_to_move();
+            let opp = me.opponent();
+            let moves = search_moves(&b);
+            assert!(moves.len() < b.points().filter(|&p| b.is_legal(p)).count());
+            for p in b.points().filter(|&p| b.is_legal(p)) {
+                let mut c = b.clone();
+                c.play(p);
+                // A real defence leaves the opponent no four-three point; a four of ours
+                // forces a block first. Both must be searched.
+                let defends = c.class_count(opp, Class::FourThree) == 0;
+                if defends || stone_makes_four(&b, p, me) {
+                    assert!(
+                        moves.contains(&p),
+                        "{rule:?} {}: defence {} not searched",
+                        b.move_string(),
+                        b.format_point(p)
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn threat_search_never_starves_the_main_search() {
     // Crowded positions of both rules, including renju games deep into the middle game:
     // with a time limit the answer is a threat win or comes from a main search that
