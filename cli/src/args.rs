@@ -92,11 +92,11 @@ pub struct EngineArgs {
     /// Node limit per engine move.
     #[arg(long, value_name = "N", value_parser = parse_nodes)]
     pub nodes: Option<u64>,
-    /// Search threads (1..=64).
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+    /// Search threads (1..=256, game_core::search::MAX_THREADS).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=game_core::search::MAX_THREADS as i64))]
     pub threads: u16,
-    /// Transposition table size in MiB (1..=16384).
-    #[arg(long, value_name = "MIB", default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=16384))]
+    /// Transposition table size in MiB (1..=16384, game_core::search::MAX_HASH_MIB).
+    #[arg(long, value_name = "MIB", default_value_t = 64, value_parser = clap::value_parser!(u32).range(game_core::search::MIN_HASH_MIB as i64..=game_core::search::MAX_HASH_MIB as i64))]
     pub hash: u32,
 }
 

@@ -193,10 +193,10 @@ struct SelfplayArgs {
     #[arg(long, value_name = "N", value_parser = args::parse_nodes)]
     nodes: Option<u64>,
     /// Games played at once (one search thread each).
-    #[arg(long, value_name = "T", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    #[arg(long, value_name = "T", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=game_core::search::MAX_THREADS as i64))]
     threads: u16,
-    /// Transposition table per game, MiB.
-    #[arg(long, value_name = "MIB", default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    /// Transposition table per game, MiB (1..=16384).
+    #[arg(long, value_name = "MIB", default_value_t = 16, value_parser = clap::value_parser!(u32).range(game_core::search::MIN_HASH_MIB as i64..=game_core::search::MAX_HASH_MIB as i64))]
     hash: u32,
     /// Seed of the random openings (use a different one for every shard).
     #[arg(long, value_name = "S", default_value_t = 1)]

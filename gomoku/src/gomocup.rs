@@ -25,6 +25,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use game_core::Side;
+use game_core::search::{MAX_HASH_MIB, MAX_THREADS, MIN_HASH_MIB};
 
 use crate::board::Board;
 use crate::engine::{Engine, EngineLimits};
@@ -295,7 +296,10 @@ impl Brain {
         }
     }
 
-    fn info(&mut self, rest: &str) -> Result<(), String> {
+    /// Applies `INFO key value`. `Ok(Some(message))` when a value was clamped into its range
+    /// (a `MESSAGE` line saying so); `Err` for a value that is refused (nothing changes).
+    fn info(&mut self, rest: &str) -> Result<Option<String>, String> {
+        let mut note = None;
         let mut it = rest.splitn(2, char::is_whitespace);
         let key = it.next().unwrap_or("").to_ascii_lowercase();
         let value = it.next().unwrap_or("").trim();
@@ -314,16 +318,29 @@ impl Brain {
             "hash_size" => {
                 // Yixin-Board: KiB; 0 = default.
                 let v = int(value)?;
-                self.hash_mib = if v <= 0 {
+                let (min, max) = (MIN_HASH_MIB as i64, MAX_HASH_MIB as i64);
+                let mib = if v <= 0 {
                     64
                 } else {
-                    ((v as usize) >> 10).max(1)
+                    (v >> 10).clamp(min, max)
                 };
+                if v > 0 && mib != v >> 10 {
+                    note = Some(format!(
+                        "MESSAGE INFO hash_size {v} KiB is outside {min}..{max} MiB; using {mib} MiB"
+                    ));
+                }
+                self.hash_mib = mib as usize;
                 self.resize_hash();
             }
             "thread_num" => {
                 let v = int(value)?;
-                self.threads = v.clamp(1, 64) as usize;
+                let threads = v.clamp(1, MAX_THREADS as i64);
+                if threads != v {
+                    note = Some(format!(
+                        "MESSAGE INFO thread_num {v} is outside 1..{MAX_THREADS}; using {threads}"
+                    ));
+                }
+                self.threads = threads as usize;
                 self.engine.set_threads(self.threads);
             }
             "max_depth" => {
@@ -345,7 +362,7 @@ impl Brain {
             }
             _ => {}
         }
-        Ok(())
+        Ok(note)
     }
 
     fn resize_hash(&mut self) {
@@ -653,11 +670,11 @@ impl Brain {
                     }
                 }
             }
-            "INFO" => {
-                if let Err(why) = self.info(rest) {
-                    line(out, &format!("ERROR {why}"))?;
-                }
-            }
+            "INFO" => match self.info(rest) {
+                Ok(None) => {}
+                Ok(Some(message)) => line(out, &message)?,
+                Err(why) => line(out, &format!("ERROR {why}"))?,
+            },
             "END" => return Ok(false),
             "ABOUT" => line(out, ABOUT)?,
             "YXSHOWFORBID" => {

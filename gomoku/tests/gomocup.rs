@@ -494,3 +494,46 @@ fn unsupported_rules_are_refused() {
         assert_eq!(moves(&s), ["OK"], "{s}");
     }
 }
+
+/// Engine resources out of range are clamped with a MESSAGE saying so, in whatever order the
+/// INFO lines come, and the engine still plays.
+#[test]
+fn resources_out_of_range_are_clamped() {
+    let values = [
+        i64::MIN,
+        -1,
+        0,
+        1,
+        1023,
+        65_536,
+        1 << 34,
+        1 << 40,
+        i64::MAX / 2,
+        i64::MAX,
+    ];
+    for (i, v) in values.iter().enumerate() {
+        let memory = format!("INFO max_memory {}", values[(i * 7) % values.len()]);
+        let hash = format!("INFO hash_size {v}");
+        let threads = format!("INFO thread_num {v}");
+        let lines: Vec<&str> = if i % 2 == 0 {
+            vec!["START 15", &hash, &threads, &memory, "INFO max_depth 2", "BEGIN", "END"]
+        } else {
+            vec!["START 15", &memory, &threads, &hash, "INFO max_depth 2", "BEGIN", "END"]
+        };
+        let s = session(&lines);
+        let replies = moves(&s);
+        assert_eq!(replies.first().map(String::as_str), Some("OK"), "{s}");
+        assert_eq!(replies.last().map(String::as_str), Some("7,7"), "{s}");
+        let clamped_hash = *v > 0 && !(1..=16_384).contains(&(v >> 10));
+        assert_eq!(
+            s.contains(&format!("MESSAGE INFO hash_size {v} KiB is outside 1..16384 MiB")),
+            clamped_hash,
+            "{s}"
+        );
+        assert_eq!(
+            s.contains(&format!("MESSAGE INFO thread_num {v} is outside 1..256")),
+            !(1..=256).contains(v),
+            "{s}"
+        );
+    }
+}

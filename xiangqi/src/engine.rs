@@ -16,9 +16,9 @@ use game_core::search::{Limits, Report, SearchOptions, SearchResult, Searcher};
 use crate::timeman::Clock;
 use crate::{Eval, Move, Position};
 
-/// The largest transposition table the servers accept, in MiB (a larger request could not
-/// be allocated on the machines qi runs on, and a failed allocation aborts).
-pub(crate) const MAX_HASH_MIB: usize = 4096;
+/// The largest transposition table the servers accept, in MiB: the one limit of every
+/// interface ([`game_core::search::MAX_HASH_MIB`]).
+pub(crate) const MAX_HASH_MIB: usize = game_core::search::MAX_HASH_MIB;
 
 /// The searcher type the servers use.
 pub(crate) type EngineSearcher = Searcher<Position, Eval>;

@@ -24,6 +24,7 @@ use game_core::search::Limits;
 use crate::engine::{Dialect, Engine, GoRequest, MAX_HASH_MIB, number};
 use crate::timeman::Clock;
 use game_core::protocol::read_lines;
+use game_core::search::MAX_THREADS;
 
 /// The engine's name in `id name`.
 pub const ENGINE_NAME: &str = concat!("qi xiangqi ", env!("CARGO_PKG_VERSION"));
@@ -99,7 +100,7 @@ impl<W: Write + Send + 'static> Session<W> {
                 "option hashsize type spin min 1 max {MAX_HASH_MIB} default {}",
                 options.hash_mib
             ),
-            "option threads type spin min 1 max 256 default 1".to_string(),
+            format!("option threads type spin min 1 max {MAX_THREADS} default 1"),
             "option newgame type button".to_string(),
             "ucciok".to_string(),
         ] {
@@ -134,8 +135,12 @@ impl<W: Write + Send + 'static> Session<W> {
                 Err(e) => return self.engine.error(&e),
             },
             "threads" => match number::<usize>("threads", value) {
-                Ok(n) if (1..=256).contains(&n) => self.engine.searcher().set_threads(n),
-                Ok(n) => return self.engine.error(&format!("threads {n} is outside 1..256")),
+                Ok(n) if (1..=MAX_THREADS).contains(&n) => self.engine.searcher().set_threads(n),
+                Ok(n) => {
+                    return self
+                        .engine
+                        .error(&format!("threads {n} is outside 1..{MAX_THREADS}"));
+                }
                 Err(e) => return self.engine.error(&e),
             },
             "usemillisec" => match flag(value) {

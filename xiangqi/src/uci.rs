@@ -24,6 +24,7 @@ use crate::engine::{Dialect, Engine, GoRequest, MAX_HASH_MIB, number};
 use crate::timeman::Clock;
 use crate::ucci::ENGINE_NAME;
 use game_core::protocol::read_lines;
+use game_core::search::MAX_THREADS;
 
 /// Runs a UCI session: reads commands from `input` until `quit` or the end of the input,
 /// writes replies to `output` (each line flushed). Searches run on their own thread while
@@ -91,7 +92,7 @@ impl<W: Write + Send + 'static> Session<W> {
             format!("id name {ENGINE_NAME}"),
             "id author The qi developers".to_string(),
             format!("option name Hash type spin default {hash} min 1 max {MAX_HASH_MIB}"),
-            "option name Threads type spin default 1 min 1 max 256".to_string(),
+            format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"),
             "option name MultiPV type spin default 1 min 1 max 1".to_string(),
             "option name Ponder type check default false".to_string(),
             "option name Clear Hash type button".to_string(),
@@ -128,7 +129,9 @@ impl<W: Write + Send + 'static> Session<W> {
         let outcome: Result<(), String> = match name.to_ascii_lowercase().as_str() {
             "hash" => spin(1, MAX_HASH_MIB as u64)
                 .map(|mb| self.engine.searcher().set_hash_mib(mb as usize)),
-            "threads" => spin(1, 256).map(|n| self.engine.searcher().set_threads(n as usize)),
+            "threads" => {
+                spin(1, MAX_THREADS as u64).map(|n| self.engine.searcher().set_threads(n as usize))
+            }
             "multipv" => match value {
                 Some("1") => Ok(()),
                 _ => Err(format!(

@@ -48,6 +48,19 @@ pub const MAX_PLY: usize = 128;
 /// The deepest iteration.
 pub const MAX_DEPTH: u32 = MAX_PLY as u32 - 8;
 
+/// The smallest transposition table every interface accepts, in MiB (UCI `Hash`, UCCI
+/// `hashsize`, Gomocup `hash_size`, `--hash`).
+pub const MIN_HASH_MIB: usize = 1;
+
+/// The largest transposition table every interface accepts, in MiB (16 GiB). A larger request
+/// is refused or clamped by the interface; [`TranspositionTable::new`] clamps to it too and
+/// halves the table until the memory can be had.
+pub const MAX_HASH_MIB: usize = 16_384;
+
+/// The most search threads every interface accepts (UCI `Threads`, UCCI `threads`, Gomocup
+/// `thread_num`, `--threads`).
+pub const MAX_THREADS: usize = 256;
+
 /// Nodes a thread searches between two checks of the stop flag, deadline and node limit.
 /// At the slowest game's speed (about 1 M nodes/s) this is a quarter of a millisecond.
 pub const CHECK_INTERVAL: u64 = 256;
@@ -238,7 +251,7 @@ impl<P: Position, E: Evaluate<P>> Searcher<P, E> {
 
     /// Sets the number of search threads (at least 1).
     pub fn set_threads(&mut self, threads: usize) {
-        let threads = threads.max(1);
+        let threads = threads.clamp(1, MAX_THREADS);
         self.options.threads = threads;
         self.heuristics
             .resize_with(threads, || Heuristics::new(MAX_PLY));

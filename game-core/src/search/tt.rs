@@ -103,30 +103,41 @@ unsafe impl Send for BucketMemory {}
 unsafe impl Sync for BucketMemory {}
 
 impl BucketMemory {
+    /// `count` zeroed buckets, or as many as can be had: a failed allocation is retried with
+    /// half as many buckets (down to one) instead of aborting the program.
     fn new(count: usize) -> Self {
+        let mut count = count.max(1);
+        loop {
+            if let Some(memory) = BucketMemory::try_new(count) {
+                return memory;
+            }
+            if count == 1 {
+                std::alloc::handle_alloc_error(std::alloc::Layout::new::<Bucket>());
+            }
+            count /= 2;
+        }
+    }
+
+    /// `count` zeroed buckets, or `None` when the size overflows or the allocation fails.
+    fn try_new(count: usize) -> Option<Self> {
         let bytes = count
             .checked_mul(BUCKET_BYTES)
-            .and_then(|b| b.checked_add(BUCKET_BYTES));
-        let layout = bytes
-            .and_then(|b| std::alloc::Layout::from_size_align(b, 16).ok())
-            .expect("transposition table size overflows");
+            .and_then(|b| b.checked_add(BUCKET_BYTES))?;
+        let layout = std::alloc::Layout::from_size_align(bytes, 16).ok()?;
         // SAFETY: the layout has a non-zero size.
-        let block = unsafe { std::alloc::alloc_zeroed(layout) };
-        let Some(block) = std::ptr::NonNull::new(block) else {
-            std::alloc::handle_alloc_error(layout)
-        };
+        let block = std::ptr::NonNull::new(unsafe { std::alloc::alloc_zeroed(layout) })?;
         let offset = block.as_ptr().align_offset(BUCKET_BYTES);
         // SAFETY: `offset < 64` and the block has 64 spare bytes, so `count` buckets fit after
         // it; all-zero bytes are a valid `Bucket` (only `AtomicU64`s: empty entries).
         let buckets = unsafe {
             std::ptr::NonNull::new_unchecked(block.as_ptr().add(offset).cast::<Bucket>())
         };
-        BucketMemory {
+        Some(BucketMemory {
             block,
             layout,
             buckets,
             count,
-        }
+        })
     }
 
     fn as_slice(&self) -> &[Bucket] {
@@ -149,9 +160,12 @@ pub struct TranspositionTable {
 }
 
 impl TranspositionTable {
-    /// A table of `mib` MiB (at least one bucket of 64 bytes; `0` gives that single bucket).
+    /// A table of `mib` MiB, at most [`MAX_HASH_MIB`](super::MAX_HASH_MIB) (at least one
+    /// bucket of 64 bytes; `0` gives that single bucket). When the memory cannot be had the
+    /// table is halved until it can: the size actually taken is [`size_bytes`](Self::size_bytes).
     #[must_use]
     pub fn new(mib: usize) -> Self {
+        let mib = mib.min(super::MAX_HASH_MIB);
         let count = (mib.saturating_mul(1 << 20) / BUCKET_BYTES).max(1);
         TranspositionTable {
             buckets: BucketMemory::new(count),
@@ -263,6 +277,20 @@ impl TranspositionTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Any requested size gives a table: at most `MAX_HASH_MIB`, halved where the memory
+    /// cannot be had (pages are not touched, so nothing is really used).
+    #[test]
+    fn any_size_gives_a_table() {
+        for mib in [0, 1, 3, usize::MAX / (1 << 20), usize::MAX] {
+            let tt = TranspositionTable::new(mib);
+            assert!(tt.size_bytes() >= BUCKET_BYTES, "{mib}");
+            assert!(tt.size_bytes() <= super::super::MAX_HASH_MIB << 20, "{mib}");
+            if mib <= 3 {
+                assert_eq!(tt.size_bytes(), (mib << 20).max(BUCKET_BYTES));
+            }
+        }
+    }
 
     #[test]
     fn store_and_probe_round_trip() {
