@@ -516,9 +516,25 @@ fn resources_out_of_range_are_clamped() {
         let hash = format!("INFO hash_size {v}");
         let threads = format!("INFO thread_num {v}");
         let lines: Vec<&str> = if i % 2 == 0 {
-            vec!["START 15", &hash, &threads, &memory, "INFO max_depth 2", "BEGIN", "END"]
+            vec![
+                "START 15",
+                &hash,
+                &threads,
+                &memory,
+                "INFO max_depth 2",
+                "BEGIN",
+                "END",
+            ]
         } else {
-            vec!["START 15", &memory, &threads, &hash, "INFO max_depth 2", "BEGIN", "END"]
+            vec![
+                "START 15",
+                &memory,
+                &threads,
+                &hash,
+                "INFO max_depth 2",
+                "BEGIN",
+                "END",
+            ]
         };
         let s = session(&lines);
         let replies = moves(&s);
@@ -526,7 +542,9 @@ fn resources_out_of_range_are_clamped() {
         assert_eq!(replies.last().map(String::as_str), Some("7,7"), "{s}");
         let clamped_hash = *v > 0 && !(1..=16_384).contains(&(v >> 10));
         assert_eq!(
-            s.contains(&format!("MESSAGE INFO hash_size {v} KiB is outside 1..16384 MiB")),
+            s.contains(&format!(
+                "MESSAGE INFO hash_size {v} KiB is outside 1..16384 MiB"
+            )),
             clamped_hash,
             "{s}"
         );
