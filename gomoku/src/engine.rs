@@ -4,6 +4,7 @@
 //! The main search is the shared `game_core::search::Searcher`, called from one function,
 //! [`Engine::main_search`].
 
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -144,6 +145,7 @@ pub struct Engine {
     solver: ThreatSolver,
     searcher: Searcher<Board, Evaluator>,
     start: Instant,
+    stop: Option<Arc<AtomicBool>>,
 }
 
 impl Default for Engine {
@@ -169,14 +171,26 @@ impl Engine {
                 },
             ),
             start: Instant::now(),
+            stop: None,
         }
     }
 
     /// Resizes the transposition table to about `hash_mib` MiB (clears it).
     pub fn set_hash_mib(&mut self, hash_mib: usize) {
         let threads = self.searcher.options().threads;
+        let stop = self.stop.take();
         *self = Engine::new(hash_mib);
         self.searcher.set_threads(threads);
+        self.set_stop_flag(stop);
+    }
+
+    /// A flag that, set from another thread, also aborts the root threat searches of every
+    /// following [`Engine::think`] (the `stop` argument of `think` reaches the main search
+    /// only). A protocol that stops searches from its input reader passes the same flag to
+    /// both. `None` removes it.
+    pub fn set_stop_flag(&mut self, stop: Option<Arc<AtomicBool>>) {
+        self.solver.set_stop(stop.clone());
+        self.stop = stop;
     }
 
     /// Forgets everything learnt (new game).

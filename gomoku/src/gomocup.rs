@@ -16,12 +16,18 @@
 //! limit 1/16, at least 25 ms, below it) and to spread `time_left` / `timeout_match` over the
 //! rest of the game the same way; the clock starts when the command is read.
 //!
+//! Input is read on its own thread while the brain thinks: `STOP` (Yixin-Board, pygomo-lib)
+//! during a search ends it at once and the best move so far is played (a `STOP` read after a
+//! command that starts a search stops that search); `STOP` while idle does nothing.
+//!
 //! `TAKEBACK` removes only the last stone played (anything else is an `ERROR`); a `BOARD` or
 //! `TURN` that leaves a finished game (a five already on the board, a full board) gets
 //! `ERROR ... the game is over ...` and changes nothing.
 
 use std::io::{self, BufRead, Write};
-use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use game_core::Side;
@@ -95,6 +101,36 @@ struct Brain {
     match_start: Instant,
     /// When the command being handled was read (the move's clock starts there).
     received: Instant,
+    /// `STOP` lines read so far (by the reader thread) and the search's stop flag.
+    signal: Arc<StopSignal>,
+    /// `STOP` lines the brain has handled: a search starts stopped when the reader has read
+    /// more (a `STOP` queued behind the command that started it).
+    stops_handled: u64,
+}
+
+/// What the input reader tells a searching brain.
+#[derive(Default)]
+struct StopSignal {
+    /// `STOP` lines read.
+    requested: AtomicU64,
+    /// The running search's stop flag (shared with the engine's threat solver).
+    flag: Arc<AtomicBool>,
+}
+
+impl StopSignal {
+    /// The reader read a `STOP`: count it, then stop a running search.
+    fn request(&self) {
+        self.requested.fetch_add(1, Ordering::AcqRel);
+        self.flag.store(true, Ordering::Release);
+    }
+
+    /// The stop flag for a search starting now, after `handled` `STOP` lines: already
+    /// set when the reader has read more (one queued behind the command being handled).
+    fn arm(&self, handled: u64) -> &AtomicBool {
+        let pending = self.requested.load(Ordering::Acquire) > handled;
+        self.flag.store(pending, Ordering::Release);
+        &self.flag
+    }
 }
 
 fn ok_coords(p: Point) -> String {
@@ -103,11 +139,14 @@ fn ok_coords(p: Point) -> String {
 
 impl Brain {
     fn new() -> Brain {
+        let signal = Arc::new(StopSignal::default());
+        let mut engine = Engine::new(64);
+        engine.set_stop_flag(Some(Arc::clone(&signal.flag)));
         Brain {
             board: None,
             size: 15,
             rule: Rule::Freestyle,
-            engine: Engine::new(64),
+            engine,
             hash_mib: 64,
             threads: 1,
             timeout_turn: 30_000,
@@ -121,6 +160,8 @@ impl Brain {
             pending_error: None,
             match_start: Instant::now(),
             received: Instant::now(),
+            signal,
+            stops_handled: 0,
         }
     }
 
@@ -173,9 +214,9 @@ impl Brain {
         let Some(board) = self.board.as_mut() else {
             return line(out, "ERROR no game: send START first");
         };
-        let stop = AtomicBool::new(false);
+        let stop = self.signal.arm(self.stops_handled);
         let mut messages = Vec::new();
-        let result = self.engine.think(board, &limits, &stop, |p| {
+        let result = self.engine.think(board, &limits, stop, |p| {
             messages.push(format!(
                 "MESSAGE depth {} ev {} nodes {} pv {}",
                 p.depth,
@@ -400,8 +441,8 @@ impl Brain {
                 let mut limits = self.limits();
                 limits.soft_time = limits.soft_time.map(|t| t / 2);
                 limits.hard_time = limits.hard_time.map(|t| t / 2);
-                let stop = AtomicBool::new(false);
-                let r = self.engine.think(&b, &limits, &stop, |_| {});
+                let stop = self.signal.arm(self.stops_handled);
+                let r = self.engine.think(&b, &limits, stop, |_| {});
                 let white_view = r.score;
                 // SWAP takes Black: with 3 stones when White is clearly worse, with 5 stones
                 // (we choose the colour) whenever White is worse.
@@ -418,7 +459,7 @@ impl Brain {
                         return line(out, "SWAP");
                     };
                     b.play(four);
-                    let r5 = self.engine.think(&b, &limits, &stop, |_| {});
+                    let r5 = self.engine.think(&b, &limits, stop, |_| {});
                     let Some(five) = r5.best_move else {
                         return line(out, &ok_coords(four));
                     };
@@ -435,9 +476,12 @@ impl Brain {
         }
     }
 
-    /// Handles one line; returns false on `END`.
-    fn handle(&mut self, raw: &str, out: &mut dyn Write) -> io::Result<bool> {
-        self.received = Instant::now();
+    /// Handles one line read at `received`; returns false on `END`.
+    fn handle(&mut self, raw: &str, received: Instant, out: &mut dyn Write) -> io::Result<bool> {
+        self.received = received;
+        if is_stop(raw) {
+            self.stops_handled += 1;
+        }
         let text = raw.trim();
         if text.is_empty() {
             return Ok(true);
@@ -676,6 +720,8 @@ impl Brain {
                 Err(why) => line(out, &format!("ERROR {why}"))?,
             },
             "END" => return Ok(false),
+            // A search is stopped by the reader; idle, there is nothing to stop.
+            "STOP" => {}
             "ABOUT" => line(out, ABOUT)?,
             "YXSHOWFORBID" => {
                 let mut s = String::from("FORBID ");
@@ -738,13 +784,51 @@ fn line(out: &mut dyn Write, text: &str) -> io::Result<()> {
     out.flush()
 }
 
+/// The first word of `line` is `word` (any case).
+fn is_command(line: &str, word: &str) -> bool {
+    line.split_whitespace()
+        .next()
+        .is_some_and(|w| w.eq_ignore_ascii_case(word))
+}
+
+/// `STOP` (any case, blanks around ignored): the line that stops the search of the command
+/// before it. `END` does not stop a search: a script piping `BEGIN` and `END` gets its move.
+fn is_stop(line: &str) -> bool {
+    is_command(line, "STOP")
+}
+
 /// Runs the protocol: reads commands from `input` until `END` or end of input, writes replies
-/// to `output` (flushed after every line).
+/// to `output` (flushed after every line). The commands are handled on a second thread while
+/// this one keeps reading, so that `STOP` stops a search.
 ///
 /// # Errors
 /// Only I/O errors of `input` / `output`; protocol errors are answered with `ERROR` lines.
-pub fn run<R: BufRead, W: Write>(input: R, mut output: W) -> io::Result<()> {
+pub fn run<R: BufRead, W: Write + Send>(input: R, mut output: W) -> io::Result<()> {
     let mut brain = Brain::new();
-    game_core::protocol::read_lines(input, |line| brain.handle(line, &mut output))?;
-    output.flush()
+    let signal = Arc::clone(&brain.signal);
+    let (tx, rx) = mpsc::channel::<(String, Instant)>();
+    std::thread::scope(|scope| {
+        let worker = scope.spawn(move || -> io::Result<()> {
+            for (text, at) in rx {
+                if !brain.handle(&text, at, &mut output)? {
+                    break;
+                }
+            }
+            output.flush()
+        });
+        let read = game_core::protocol::read_lines(input, |line| {
+            if is_stop(line) {
+                signal.request();
+            }
+            let end = is_command(line, "END");
+            // The brain has ended (END handled or an output error): stop reading.
+            let sent = tx.send((line.to_string(), Instant::now())).is_ok();
+            Ok(sent && !end)
+        });
+        drop(tx);
+        let handled = worker
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        read.and(handled)
+    })
 }

@@ -7,6 +7,9 @@
 //! never plays a forbidden point, and a White four whose only defence is a point forbidden for
 //! Black wins at once.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use game_core::Side;
 
 use crate::board::Board;
@@ -63,6 +66,8 @@ pub struct ThreatSolver {
     nodes: u64,
     node_limit: u64,
     deadline: Option<std::time::Instant>,
+    /// Set from another thread to abort the running search (checked with the deadline).
+    stop: Option<Arc<AtomicBool>>,
     aborted: bool,
     scratch: Vec<Vec<Point>>,
 }
@@ -90,6 +95,7 @@ impl ThreatSolver {
             nodes: 0,
             node_limit: u64::MAX,
             deadline: None,
+            stop: None,
             aborted: false,
             scratch: Vec::new(),
         }
@@ -119,6 +125,12 @@ impl ThreatSolver {
     /// Stops the following searches at `deadline` (checked every 256 nodes).
     pub fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
         self.deadline = deadline;
+    }
+
+    /// Aborts the following searches when `stop` is set (checked every 256 nodes, like the
+    /// deadline), until it is replaced; `None` removes it.
+    pub fn set_stop(&mut self, stop: Option<Arc<AtomicBool>>) {
+        self.stop = stop;
     }
 
     /// True if the last search stopped on its node limit or deadline (its "no" is then unproven).
@@ -199,6 +211,13 @@ impl ThreatSolver {
                 if std::time::Instant::now() >= d {
                     self.aborted = true;
                 }
+            }
+            if self
+                .stop
+                .as_ref()
+                .is_some_and(|s| s.load(Ordering::Relaxed))
+            {
+                self.aborted = true;
             }
         }
         self.aborted

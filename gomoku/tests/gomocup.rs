@@ -555,3 +555,103 @@ fn resources_out_of_range_are_clamped() {
         );
     }
 }
+
+/// Runs `run` on lines fed through a pipe by another thread (`#sleep MS` pauses the feed) and
+/// returns its output; panics if the session has not ended within a minute (a search that
+/// `STOP` did not stop would think for an hour here).
+fn piped_session(script: &'static [&'static str]) -> String {
+    use std::io::BufReader;
+    use std::sync::mpsc;
+    use std::time::Duration;
+
+    /// The reading end of the feed: blocks until the next line arrives, EOF when the feeder
+    /// is done.
+    struct Feed {
+        lines: mpsc::Receiver<Vec<u8>>,
+        chunk: Vec<u8>,
+        at: usize,
+    }
+    impl std::io::Read for Feed {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if self.at == self.chunk.len() {
+                match self.lines.recv() {
+                    Ok(chunk) => (self.chunk, self.at) = (chunk, 0),
+                    Err(_) => return Ok(0),
+                }
+            }
+            let n = buf.len().min(self.chunk.len() - self.at);
+            buf[..n].copy_from_slice(&self.chunk[self.at..self.at + n]);
+            self.at += n;
+            Ok(n)
+        }
+    }
+
+    let (line_tx, line_rx) = mpsc::channel();
+    let feeder = std::thread::spawn(move || {
+        for l in script {
+            if let Some(ms) = l.strip_prefix("#sleep ") {
+                std::thread::sleep(Duration::from_millis(ms.parse().unwrap()));
+            } else {
+                line_tx.send(format!("{l}\r\n").into_bytes()).unwrap();
+            }
+        }
+    });
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let feed = Feed {
+            lines: line_rx,
+            chunk: Vec::new(),
+            at: 0,
+        };
+        let mut out = Vec::new();
+        run(BufReader::new(feed), &mut out).unwrap();
+        tx.send(String::from_utf8(out).unwrap()).unwrap();
+    });
+    let text = rx
+        .recv_timeout(Duration::from_secs(60))
+        .expect("STOP did not end the search");
+    feeder.join().unwrap();
+    text
+}
+
+/// `STOP` ends a search at once and the move found so far is played: sent while the brain
+/// thinks (an hour a move here) or queued right behind the command that starts the search.
+/// `STOP` while idle changes nothing and gets no answer.
+#[test]
+fn stop_ends_the_search() {
+    static SCRIPT: &[&str] = &[
+        "START 15",
+        "STOP",
+        "INFO timeout_turn 3600000",
+        "INFO timeout_match 0",
+        "INFO rule 4",
+        "BOARD",
+        "7,7,2",
+        "8,7,1",
+        "8,8,2",
+        "6,6,1",
+        "9,9,2",
+        "DONE",
+        "#sleep 300",
+        "STOP",
+        "TURN 5,9",
+        "STOP",
+        "#sleep 100",
+        "STOP",
+        "YXSHOWFORBID",
+        "END",
+    ];
+    let text = piped_session(SCRIPT);
+    let answers: Vec<&str> = text.lines().filter(|l| !l.starts_with("MESSAGE")).collect();
+    assert_eq!(answers.len(), 4, "{text}");
+    assert_eq!(answers[0], "OK", "{text}");
+    let mut taken = vec!["7,7", "8,7", "8,8", "6,6", "9,9", "5,9"];
+    for mv in &answers[1..3] {
+        let (x, y) = mv.split_once(',').unwrap_or_else(|| panic!("{text}"));
+        let (x, y): (usize, usize) = (x.parse().unwrap(), y.parse().unwrap());
+        assert!(x < 15 && y < 15, "{text}");
+        assert!(!taken.contains(mv), "{mv} is taken:\n{text}");
+        taken.push(mv);
+    }
+    assert!(answers[3].starts_with("FORBID"), "{text}");
+}
