@@ -124,12 +124,19 @@ impl Dialect {
         }
     }
 
+    /// The answer when there is no move to give: `nobestmove` (UCCI), `bestmove (none)` (UCI).
+    fn no_move_line(self) -> &'static str {
+        match self {
+            Dialect::Ucci => "nobestmove",
+            Dialect::Uci { .. } => "bestmove (none)",
+        }
+    }
+
     /// The final answer of a search.
     fn best_move_line(self, result: &SearchResult<Move>) -> String {
-        match (result.best_move, self) {
-            (None, Dialect::Ucci) => "nobestmove".to_string(),
-            (None, Dialect::Uci { .. }) => "bestmove (none)".to_string(),
-            (Some(mv), _) => match result.ponder_move {
+        match result.best_move {
+            None => self.no_move_line().to_string(),
+            Some(mv) => match result.ponder_move {
                 Some(p) => format!(
                     "bestmove {} ponder {}",
                     self.format_move(mv),
@@ -199,6 +206,10 @@ pub(crate) struct Engine<W: Write + Send + 'static> {
     pub position: Position,
     /// Root moves the next search must not play (UCCI `banmoves`).
     pub banned: Vec<Move>,
+    /// Why the engine has no position: the last `position` command was refused. A `go` then
+    /// answers no move (the GUI's position is not [`Engine::position`]) until a `position` is
+    /// accepted.
+    pub refused: Option<String>,
     searcher: Option<EngineSearcher>,
     job: Option<(JoinHandle<EngineSearcher>, Arc<Control>)>,
     /// Reserve per move for the GUI and pipes.
@@ -212,6 +223,7 @@ impl<W: Write + Send + 'static> Engine<W> {
             dialect,
             position: Position::startpos(),
             banned: Vec::new(),
+            refused: None,
             searcher: Some(Searcher::new(
                 Eval,
                 SearchOptions {
@@ -289,38 +301,81 @@ impl<W: Write + Send + 'static> Engine<W> {
     }
 
     /// Sets the position from a FEN (`None`: the start position) and moves in this dialect.
-    /// On any error the current position stays and the error says what was wrong.
+    /// The FEN is checked like everywhere else in qi ([`Position::from_fen`]: kings facing each
+    /// other or the side not to move in check are impossible positions).
+    ///
+    /// # Errors
+    /// What was wrong with the FEN or which move was refused. The engine then has no position
+    /// ([`Engine::refused`]): the GUI's position is not the one it had before either.
     pub fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), String> {
+        let parsed = Self::read_position(self.dialect, fen, moves);
+        self.idle();
+        self.banned.clear();
+        match parsed {
+            Ok(pos) => {
+                self.position = pos;
+                self.refused = None;
+                Ok(())
+            }
+            Err(e) => {
+                self.refused = Some(e.clone());
+                Err(e)
+            }
+        }
+    }
+
+    fn read_position(
+        dialect: Dialect,
+        fen: Option<&str>,
+        moves: &[&str],
+    ) -> Result<Position, String> {
         let mut pos = match fen {
             None => Position::startpos(),
-            Some(fen) => Position::from_fen_lenient(fen).map_err(|e| format!("bad FEN: {e}"))?,
+            // The error's own text starts with "bad FEN" or "impossible position".
+            Some(fen) => Position::from_fen(fen).map_err(|e| e.to_string())?,
         };
         for (i, text) in moves.iter().enumerate() {
-            let mv = self
-                .dialect
+            let mv = dialect
                 .parse_move(&pos, text)
                 .map_err(|e| format!("move {} '{text}' refused: {e}", i + 1))?;
             pos.play(mv);
         }
-        self.idle();
-        self.position = pos;
-        self.banned.clear();
-        Ok(())
+        Ok(pos)
     }
 
     /// `position {fen F | startpos} [moves ...]` as both protocols read it: the new position,
-    /// or an error line and the old position kept.
+    /// or an error line and no position (see [`Engine::set_position`]).
     pub fn position_command(&mut self, args: &[&str]) -> io::Result<()> {
-        match position_args(args).and_then(|(fen, moves)| self.set_position(fen.as_deref(), &moves))
-        {
+        let result = match position_args(args) {
+            Ok((fen, moves)) => self.set_position(fen.as_deref(), &moves),
+            Err(e) => {
+                self.idle();
+                self.banned.clear();
+                self.refused = Some(e.clone());
+                Err(e)
+            }
+        };
+        match result {
             Ok(()) => Ok(()),
             Err(e) => self.error(&e),
         }
     }
 
+    /// The error line for a command that needs a position while the engine has none.
+    pub fn no_position(&self) -> Option<String> {
+        self.refused
+            .as_ref()
+            .map(|why| format!("no position: the last 'position' was refused ({why})"))
+    }
+
     /// `go`, once the dialect has read its arguments: starts the search, or reports why the
     /// arguments were refused.
     pub fn go_command(&mut self, request: Result<GoRequest, String>) -> io::Result<()> {
+        if let Some(e) = self.no_position() {
+            self.idle();
+            self.error(&e)?;
+            return self.send(self.dialect.no_move_line());
+        }
         match request {
             Ok(request) => {
                 self.go(request);

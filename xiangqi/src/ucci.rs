@@ -160,6 +160,9 @@ impl<W: Write + Send + 'static> Session<W> {
     }
 
     fn banmoves(&mut self, args: &[&str]) -> io::Result<()> {
+        if let Some(e) = self.engine.no_position() {
+            return self.engine.error(&format!("banmoves: {e}"));
+        }
         let mut banned = Vec::with_capacity(args.len());
         for text in args {
             match self.engine.dialect.parse_move(&self.engine.position, text) {

@@ -427,3 +427,71 @@ fn serve_detects_the_protocol() {
     xiangqi::serve(&b""[..], out.clone()).unwrap();
     assert!(out.text().is_empty());
 }
+
+/// A refused `position` leaves the engine with no position: whatever position it had before
+/// (here one with Black to move), `go` answers no move and says why, and `banmoves` is
+/// refused, until a `position` is accepted again. Impossible positions are refused as
+/// `qi moves --fen` refuses them.
+#[test]
+fn refused_position_leaves_no_position() {
+    let refused = [
+        // An illegal move late in a longer list (the old position had fewer moves).
+        "position startpos moves h2e2 h9g7 h0g2 i9h9 z0z0",
+        "position startpos moves h2e2 h9g7 h0g2 e9e7",
+        // Kings facing each other on an open file.
+        "position fen 4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1",
+        // The side not to move (Black) in check.
+        "position fen 3k5/9/9/9/9/9/9/9/9/3R1K3 w - - 0 1",
+        // Unreadable FENs and arguments.
+        "position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9 w - - 0 1",
+        "position fen xyz",
+        "position fen",
+        "position",
+        "position startpos foo h2e2",
+        "position somewhere",
+    ];
+    type Run = fn(Script, Transcript) -> io::Result<()>;
+    let servers: [(Run, &str, &str); 2] = [
+        (xiangqi::ucci::run, "nobestmove", "ucci"),
+        (xiangqi::uci::run, "bestmove (none)", "uci"),
+    ];
+    for (run, none, hello) in servers {
+        for line in refused {
+            let script = format!(
+                "{hello}\nposition startpos moves h2e2\n{line}\nbanmoves h9g7\ngo depth 2\n#await 1\n\
+                 position startpos moves h2e2\ngo depth 2\n#await 2\n"
+            );
+            let text = session(&script, run);
+            let after = text
+                .split_once(&format!("> {line}\n"))
+                .unwrap_or_else(|| panic!("{text}"))
+                .1;
+            let (refusal, rest) = after
+                .split_once("> position startpos moves h2e2\n")
+                .unwrap_or_else(|| panic!("{text}"));
+            let errors = refusal
+                .lines()
+                .filter(|l| l.starts_with("info string error"))
+                .count();
+            // The refusal itself, the banmoves (unknown to UCI) and the go.
+            assert_eq!(errors, 3, "{line}:\n{text}");
+            assert!(refusal.contains("no position"), "{line}:\n{text}");
+            let answers: Vec<&str> = refusal
+                .lines()
+                .filter(|l| l.starts_with("bestmove") || l.starts_with("nobestmove"))
+                .collect();
+            assert_eq!(answers, [none], "{line}:\n{text}");
+            // An accepted position is searched again, for Black.
+            let answer = rest
+                .lines()
+                .find(|l| l.starts_with("bestmove"))
+                .unwrap_or_else(|| panic!("{text}"));
+            assert_ne!(answer, "bestmove (none)", "{text}");
+            let to = answer.split_whitespace().nth(1).unwrap();
+            assert!(
+                to.as_bytes()[1] >= b'5',
+                "{line}: {answer} is not a Black move\n{text}"
+            );
+        }
+    }
+}
