@@ -112,6 +112,16 @@ pub trait Position: Clone + Send + Sync + 'static {
         false
     }
 
+    /// Plies added to the late-move reduction of the quiet move `mv` (in this position, before
+    /// it is played): positive for a move the game knows to be idle (it builds and blocks
+    /// nothing), negative for one it knows to matter though it is not tactical. The result is
+    /// still clamped to `0..depth-1`. Rapfi keys its reductions on its move picker's point
+    /// score the same way ("policy based reduction"). Default 0.
+    #[inline]
+    fn reduction_adjustment(&self, _mv: Self::Move) -> i32 {
+        0
+    }
+
     /// Whether this game runs a quiescence search at the horizon (see
     /// [`generate_tactical`](Position::generate_tactical)). Default false: at depth 0 the
     /// search checks the outcome with `generate_moves` and returns the static evaluation.

@@ -409,6 +409,16 @@ impl Board {
         Pattern::from_u8(((self.data[p.idx()].comb[side.index()] >> (4 * dir)) & 15) as u8)
     }
 
+    /// The strongest of the four line patterns a stone of `side` placed on the empty point `p`
+    /// would make (the largest [`Pattern`] value). Meaningless for occupied points.
+    #[inline]
+    #[must_use]
+    pub fn best_pattern(&self, p: Point, side: Side) -> Pattern {
+        let c = self.data[p.idx()].comb[side.index()];
+        let best = (0..4).map(|d| (c >> (4 * d)) & 15).max().unwrap_or(0);
+        Pattern::from_u8(best as u8)
+    }
+
     /// The class of the empty point `p` for `side` (the four directions combined).
     #[inline]
     #[must_use]

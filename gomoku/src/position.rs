@@ -4,7 +4,7 @@ use game_core::{Outcome, Position, Side};
 
 use crate::board::Board;
 use crate::error::GomokuError;
-use crate::pattern::Class;
+use crate::pattern::{Class, Pattern};
 use crate::point::{Point, Rule};
 
 /// Ordering weight of a point class (own classes count double in [`Board::move_hint`]).
@@ -185,6 +185,25 @@ impl Position for Board {
     #[inline]
     fn is_tactical(&self, mv: Point) -> bool {
         self.makes_four(mv, self.side_to_move())
+    }
+
+    /// One ply less for a quiet move that makes or blocks an open three (a point of class
+    /// [`Class::Three`] or better for either side), one ply more for a move that makes no
+    /// open two and blocks none (every line pattern of both sides below [`Pattern::F2`]):
+    /// Rapfi's policy-based reduction, keyed on the point classes.
+    #[inline]
+    fn reduction_adjustment(&self, mv: Point) -> i32 {
+        let me = self.side_to_move();
+        let opp = me.opponent();
+        if self.class(mv, me) >= Class::Three || self.class(mv, opp) >= Class::Three {
+            -1
+        } else if self.best_pattern(mv, me) < Pattern::F2
+            && self.best_pattern(mv, opp) < Pattern::F2
+        {
+            1
+        } else {
+            0
+        }
     }
 
     /// Quiescence with fours: at the horizon the side to move may stand pat or play its fours

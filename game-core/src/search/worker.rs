@@ -454,6 +454,11 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
             if i >= lmp_limit.max(1) && !tactical && !killers.contains(&Some(mv)) {
                 continue;
             }
+            let adjustment = if depth >= 3 && i >= 3 && !tactical {
+                self.pos.reduction_adjustment(mv)
+            } else {
+                0
+            };
 
             self.pos.play(mv);
             let same_side = self.pos.side_to_move() == side;
@@ -478,6 +483,7 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
                     } else {
                         1 + i32::from(i >= 6) + i32::from(depth >= 6 && i >= 12)
                     }
+                    .saturating_add(adjustment)
                     .min(new_depth - 1)
                     .max(0);
                 }
