@@ -120,7 +120,14 @@ pub struct Client {
     known: usize,
     /// ConnectMore: a `new` was sent for this game.
     started: bool,
+    /// Gomocup: when the engine last answered a move.
+    answered: Option<Instant>,
 }
+
+/// Gomocup: the least time between an engine's move and the next command sent to it. Rapfi
+/// is still finishing its search for a few milliseconds after it answers and drops the first
+/// word of a command that arrives then (`TURN 8,8` reads as `8,8`, an unknown command).
+const GOMOCUP_SETTLE: Duration = Duration::from_millis(15);
 
 fn recv_fault(e: RecvError, waiting_for: &str, timeout: Duration) -> Fault {
     match e {
@@ -169,6 +176,7 @@ impl Client {
             ucci_newgame: false,
             known: 0,
             started: false,
+            answered: None,
         };
         client.handshake().map_err(Err)?;
         Ok(client)
@@ -466,6 +474,9 @@ impl Client {
         margin: Duration,
     ) -> Result<(Reply, Duration), Fault> {
         let stones = game.gomoku_moves().expect("a gomoku game");
+        if let Some(at) = self.answered {
+            std::thread::sleep(GOMOCUP_SETTLE.saturating_sub(at.elapsed()));
+        }
         if let TimeControl::Game { .. } = clocks.tc {
             self.send(&format!("INFO time_left {}", ms(clocks.mine)))?;
         }
@@ -504,6 +515,7 @@ impl Client {
                 }
             }
         })?;
+        self.answered = Some(Instant::now());
         self.known = n + 1;
         Ok(reply)
     }
