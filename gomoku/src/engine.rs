@@ -75,6 +75,8 @@ pub const PRUNING: Pruning = Pruning {
     lmp_scale: 100,
     lmp_power: 132,
     lmp_pv: true,
+    singular_depth: 7,
+    singular_margin: 2,
     lmr_divisor: 100,
 };
 

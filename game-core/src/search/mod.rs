@@ -141,6 +141,15 @@ pub struct Pruning {
     /// Late-move pruning at PV nodes too (never at the root).
     pub lmp_pv: bool,
 
+    /// Singular extension: from this depth on (0: off), a node whose table move failed high
+    /// at nearly this depth searches the other moves at half depth against the table score
+    /// less `singular_margin * depth`; when all of them fail low the table move is singular
+    /// and gets one ply more, and when even that reduced window fails high at or above beta
+    /// the node returns (multi-cut). Stockfish's and Rapfi's singular extension.
+    pub singular_depth: i32,
+    /// Margin per ply of depth below the table score for the singular test.
+    pub singular_margin: Score,
+
     /// Late-move reductions from a table `ln(depth) * ln(move number) * 100 / lmr_divisor`
     /// plies (rounded down) instead of the fixed 1-3 plies; 0 keeps the fixed reductions.
     pub lmr_divisor: i32,
@@ -158,6 +167,8 @@ impl Pruning {
         lmp_scale: 0,
         lmp_power: 200,
         lmp_pv: false,
+        singular_depth: 0,
+        singular_margin: 0,
 
         lmr_divisor: 0,
     };

@@ -122,6 +122,8 @@ pub(crate) struct Worker<'a, P: Position, E> {
     is_main: bool,
     /// Late-move pruning's kept move count by depth (`Pruning::lmp_*`).
     lmp_counts: [usize; 64],
+    /// Per ply: the code of the move a singular-extension test search leaves out.
+    excluded: Vec<Option<u32>>,
 }
 
 impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
@@ -152,6 +154,7 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
             aborted: false,
             is_main,
             lmp_counts: lmp_counts(&options.pruning),
+            excluded: vec![None; MAX_PLY + 1],
         }
     }
 
@@ -357,11 +360,15 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
         }
 
         let key = self.pos.key();
+        let excluded = self.excluded[ply];
         let mut tt_code = None;
+        let mut tt_entry = None;
         if self.options.transposition_table
+            && excluded.is_none()
             && let Some(entry) = self.shared.tt.probe(key)
         {
             tt_code = entry.move_code;
+            tt_entry = Some(entry);
             let deep_enough = if self.options.equal_depth_cutoffs {
                 i32::from(entry.depth) == depth
             } else {
@@ -378,7 +385,11 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
         let side = self.pos.side_to_move();
         let in_check = self.pos.in_check();
         let pruning = self.options.pruning;
-        let may_prune = !pv_node && !in_check && !is_mate_score(alpha) && !is_mate_score(beta);
+        let may_prune = !pv_node
+            && !in_check
+            && excluded.is_none()
+            && !is_mate_score(alpha)
+            && !is_mate_score(beta);
 
         if may_prune && (depth <= pruning.futility_depth || depth <= pruning.razor_depth) {
             let eval = self.static_eval();
@@ -405,6 +416,7 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
         // Null-move pruning (a game switches it off where zugzwang is likely).
         if self.options.null_move
             && !pv_node
+            && excluded.is_none()
             && !in_check
             && depth >= 3
             && !is_mate_score(beta)
@@ -420,6 +432,35 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
             }
             if score >= beta {
                 return if is_mate_score(score) { beta } else { score };
+            }
+        }
+
+        // Singular extension: is the table move the only good one? The test searches this
+        // node again (same ply, the table move left out) before its move buffers are taken.
+        let mut singular_code = None;
+        if pruning.singular_depth > 0
+            && depth >= pruning.singular_depth
+            && excluded.is_none()
+            && ply < MAX_PLY / 2
+            && let Some(entry) = tt_entry
+            && let Some(code) = entry.move_code
+            && entry.bound != Bound::Upper
+            && i32::from(entry.depth) >= depth - 3
+            && !is_mate_score(entry.score)
+        {
+            let tt_score = score_from_tt(entry.score, ply);
+            let singular_beta = tt_score - pruning.singular_margin * depth;
+            self.excluded[ply] = Some(code);
+            let score = self.negamax((depth - 1) / 2, singular_beta - 1, singular_beta, ply);
+            self.excluded[ply] = None;
+            if self.aborted {
+                return 0;
+            }
+            if score < singular_beta {
+                singular_code = Some(code);
+            } else if singular_beta >= beta {
+                // Multi-cut: another move also beats beta.
+                return singular_beta;
             }
         }
 
@@ -449,6 +490,9 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
 
         for i in 0..moves.len() {
             let mv = pick_next(&mut moves, &mut scores, i);
+            if excluded == Some(mv.code()) {
+                continue;
+            }
             let tactical = self.pos.is_tactical(mv);
             // Late-move pruning: past the move-count limit, quiet moves are not searched.
             if i >= lmp_limit.max(1) && !tactical && !killers.contains(&Some(mv)) {
@@ -463,7 +507,9 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
             self.pos.play(mv);
             let same_side = self.pos.side_to_move() == side;
             let gives_check = self.pos.in_check();
-            let extension = i32::from(self.options.check_extension && gives_check);
+            let extension = i32::from(
+                (self.options.check_extension && gives_check) || singular_code == Some(mv.code()),
+            );
             let new_depth = depth - 1 + extension;
             let score = if i == 0 {
                 self.child(same_side, new_depth, alpha, beta, ply + 1)
@@ -538,7 +584,11 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
         self.moves[ply] = moves;
         self.scores[ply] = scores;
 
-        if self.options.transposition_table {
+        if best_move.is_none() && excluded.is_some() {
+            // Only the left-out move was there: the test says nothing against it.
+            return alpha;
+        }
+        if self.options.transposition_table && excluded.is_none() {
             self.store_result(key, best_score, best_move, original_alpha, beta, depth, ply);
         }
         best_score
