@@ -145,7 +145,9 @@ pub struct Pruning {
     /// at nearly this depth searches the other moves at half depth against the table score
     /// less `singular_margin * depth`; when all of them fail low the table move is singular
     /// and gets one ply more, and when even that reduced window fails high at or above beta
-    /// the node returns (multi-cut). Stockfish's and Rapfi's singular extension.
+    /// the node returns (multi-cut). Stockfish's and Rapfi's singular extension. Not tried in
+    /// a window with a mate score at either end: a multi-cut on a reduced search would hide a
+    /// forced win (`tests/search.rs` proves the mates stay exact).
     pub singular_depth: i32,
     /// Margin per ply of depth below the table score for the singular test.
     pub singular_margin: Score,

@@ -442,6 +442,8 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
             && depth >= pruning.singular_depth
             && excluded.is_none()
             && ply < MAX_PLY / 2
+            && !is_mate_score(alpha)
+            && !is_mate_score(beta)
             && let Some(entry) = tt_entry
             && let Some(code) = entry.move_code
             && entry.bound != Bound::Upper
