@@ -126,11 +126,10 @@ fn finds_a_win_in_one_and_prefers_it() {
     assert_eq!(result.score_view(), ScoreView::MatePlies(1));
 }
 
-#[test]
-fn finds_forced_wins_at_their_exact_distance() {
-    // Every random position where minimax proves a forced win within 5 plies: the full search
-    // (null move and reductions off by the game's defaults) reports the same distance, and
-    // its principal variation is a legal line that ends the game with that winner.
+/// Every random 4x4 three-in-a-row position where minimax proves a forced win within 5 plies:
+/// a search with `options` to `depth` (at least 5) reports the same distance, and its
+/// principal variation is a legal line of that length that ends the game with that winner.
+fn assert_forced_wins_exact(options: &SearchOptions, depth: u32) {
     let template = KInARow::new(4, 4, 3, 1, 1);
     let mut rng = ChaCha8Rng::seed_from_u64(4);
     let mut found = 0;
@@ -141,8 +140,8 @@ fn finds_forced_wins_at_their_exact_distance() {
             continue;
         }
         found += 1;
-        let result = search(&pos, SearchOptions::default(), 5);
-        assert_eq!(result.score, expected);
+        let result = search(&pos, options.clone(), depth);
+        assert_eq!(result.score, expected, "key {:#x}", pos.key());
         let ScoreView::MatePlies(plies) = result.score_view() else {
             panic!("not a mate")
         };
@@ -155,6 +154,12 @@ fn finds_forced_wins_at_their_exact_distance() {
         assert_eq!(pos.winner, Some(winner));
     }
     assert!(found >= 10, "only {found} forced wins among the sample");
+}
+
+#[test]
+fn finds_forced_wins_at_their_exact_distance() {
+    // The full search (null move and reductions off by the game's defaults).
+    assert_forced_wins_exact(&SearchOptions::default(), 5);
 }
 
 #[test]
@@ -275,30 +280,9 @@ fn singular_options() -> SearchOptions {
 
 #[test]
 fn singular_extension_keeps_forced_wins_exact() {
-    // The forced wins of `finds_forced_wins_at_their_exact_distance`, searched two plies
-    // deeper than their length with singular extension (the test searches that leave the
-    // table move out run at every depth from 2): each is still found at its exact distance,
-    // with a legal line that ends the game.
-    let template = KInARow::new(4, 4, 3, 1, 1);
-    let mut rng = ChaCha8Rng::seed_from_u64(4);
-    let mut found = 0;
-    for _ in 0..150 {
-        let mut pos = random_position(&mut rng, &template, 8);
-        let expected = minimax(&mut pos, &RandomEval, 5);
-        if !game_core::score::is_mate_score(expected) || expected < 0 {
-            continue;
-        }
-        found += 1;
-        let result = search(&pos, singular_options(), 7);
-        assert_eq!(result.score, expected, "key {:#x}", pos.key());
-        assert_legal_line(&pos, &result.pv);
-        let winner = pos.side_to_move();
-        for &mv in &result.pv {
-            pos.play(mv);
-        }
-        assert_eq!(pos.winner, Some(winner));
-    }
-    assert!(found >= 10, "only {found} forced wins among the sample");
+    // Two plies deeper than the wins' length, with singular extension (its test searches,
+    // which leave the table move out, run at every depth from 2).
+    assert_forced_wins_exact(&singular_options(), 7);
 }
 
 #[test]
