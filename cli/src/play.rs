@@ -345,14 +345,28 @@ fn prompt(
     config: &PlayConfig,
     text: &str,
 ) -> io::Result<Option<String>> {
-    write!(out, "{}", paint(config.style.color, "1", text))?;
-    out.flush()?;
-    let mut line = String::new();
-    if input.read_line(&mut line)? == 0 {
-        writeln!(out)?;
-        return Ok(None);
-    }
-    let line = line.trim().to_string();
+    let line = loop {
+        write!(out, "{}", paint(config.style.color, "1", text))?;
+        out.flush()?;
+        let mut bytes = Vec::new();
+        if input.read_until(b'\n', &mut bytes)? == 0 {
+            writeln!(out)?;
+            return Ok(None);
+        }
+        match String::from_utf8(bytes) {
+            Ok(line) => break line.trim().to_string(),
+            // A line in another encoding (a GBK terminal) is refused; the game goes on.
+            Err(e) => {
+                let at = e.utf8_error().valid_up_to();
+                let byte = e.as_bytes()[at];
+                writeln!(
+                    out,
+                    "the line is not UTF-8 text (byte {byte:#04x} at byte {}): type it again in UTF-8",
+                    at + 1
+                )?;
+            }
+        }
+    };
     if config.echo {
         writeln!(out, "{line}")?;
     }

@@ -609,6 +609,28 @@ fn bad_moves_in_play_reprompt_with_state_unchanged() {
 }
 
 #[test]
+fn a_line_that_is_not_utf8_is_refused_and_the_game_goes_on() {
+    // 炮二平五 in GBK, then a stone: the GBK line is refused with its first bad byte, the
+    // stone after it is played (the board shows it), and the game ends by `quit`.
+    let mut stdin = b"\xc5\xda\xb6\xfe\xc6\xbd\xce\xe5\n".to_vec();
+    stdin.extend_from_slice(b"d4\nquit\n");
+    let o = qi()
+        .args([
+            "play", "gomoku", "--black", "human", "--white", "human", "--ascii", "--size", "7",
+        ])
+        .write_stdin(stdin)
+        .output()
+        .expect("qi runs");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("the line is not UTF-8 text (byte 0xc5 at byte 1)"),
+        "{out}"
+    );
+    assert!(out.contains("White to move"), "d4 was not played:\n{out}");
+}
+
+#[test]
 fn save_to_an_unwritable_file_says_so_and_goes_on() {
     let o = run(
         &["play", "gomoku", "--depth", "1", "--ascii", "--size", "7"],
