@@ -77,6 +77,8 @@ pub const PRUNING: Pruning = Pruning {
     lmp_pv: true,
     singular_depth: 7,
     singular_margin: 2,
+    fail_high_margin: 0,
+    cut_node_reduction: 0,
     lmr_divisor: 100,
 };
 

@@ -152,6 +152,15 @@ pub struct Pruning {
     /// Margin per ply of depth below the table score for the singular test.
     pub singular_margin: Score,
 
+    /// Fail-high reduction (Rapfi): at a non-PV node expected to fail high (a cut node: the
+    /// first move of an all node's child, or a reduced null-window probe) whose static
+    /// evaluation is at least `beta + fail_high_margin * depth`, quiet moves are searched one
+    /// ply shallower; 0: off. Not in check and not in a window with a mate score.
+    pub fail_high_margin: Score,
+    /// Extra late-move reduction in plies for a reduced move at a cut node (Rapfi's
+    /// "no-killer cut-node reduction"; killers are never reduced); 0: off.
+    pub cut_node_reduction: i32,
+
     /// Late-move reductions from a table `ln(depth) * ln(move number) * 100 / lmr_divisor`
     /// plies (rounded down) instead of the fixed 1-3 plies; 0 keeps the fixed reductions.
     pub lmr_divisor: i32,
@@ -171,7 +180,8 @@ impl Pruning {
         lmp_pv: false,
         singular_depth: 0,
         singular_margin: 0,
-
+        fail_high_margin: 0,
+        cut_node_reduction: 0,
         lmr_divisor: 0,
     };
 }

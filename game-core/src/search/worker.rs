@@ -214,6 +214,7 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
     }
 
     /// Searches a child: negates only when the side to move changed with the move.
+    /// `cut_node` tells whether the child is expected to fail high.
     #[inline]
     fn child(
         &mut self,
@@ -222,11 +223,12 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
         alpha: Score,
         beta: Score,
         ply: usize,
+        cut_node: bool,
     ) -> Score {
         if same_side {
-            self.negamax(depth, alpha, beta, ply)
+            self.negamax(depth, alpha, beta, ply, cut_node)
         } else {
-            -self.negamax(depth, -beta, -alpha, ply)
+            -self.negamax(depth, -beta, -alpha, ply, cut_node)
         }
     }
 
@@ -287,11 +289,11 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
             let gives_check = self.options.check_extension && self.pos.in_check();
             let new_depth = depth - 1 + i32::from(gives_check);
             let score = if i == 0 {
-                self.child(same_side, new_depth, alpha, beta, 1)
+                self.child(same_side, new_depth, alpha, beta, 1, false)
             } else {
-                let mut s = self.child(same_side, new_depth, alpha, alpha + 1, 1);
+                let mut s = self.child(same_side, new_depth, alpha, alpha + 1, 1, true);
                 if s > alpha && s < beta {
-                    s = self.child(same_side, new_depth, alpha, beta, 1);
+                    s = self.child(same_side, new_depth, alpha, beta, 1, false);
                 }
                 s
             };
@@ -332,7 +334,16 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
         best
     }
 
-    fn negamax(&mut self, depth: i32, mut alpha: Score, mut beta: Score, ply: usize) -> Score {
+    /// A node `depth` plies above the horizon at `ply`; `cut_node` marks a non-PV node
+    /// expected to fail high (Knuth and Moore's node types, as Stockfish tracks them).
+    fn negamax(
+        &mut self,
+        depth: i32,
+        mut alpha: Score,
+        mut beta: Score,
+        ply: usize,
+        cut_node: bool,
+    ) -> Score {
         self.pv[ply].clear();
         if self.enter_node(ply) {
             return 0;
@@ -425,7 +436,7 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
         {
             let reduction = 2 + depth / 4;
             self.pos.play_null();
-            let score = -self.negamax(depth - 1 - reduction, -beta, -beta + 1, ply + 1);
+            let score = -self.negamax(depth - 1 - reduction, -beta, -beta + 1, ply + 1, !cut_node);
             self.pos.undo_null();
             if self.aborted {
                 return 0;
@@ -453,7 +464,13 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
             let tt_score = score_from_tt(entry.score, ply);
             let singular_beta = tt_score - pruning.singular_margin * depth;
             self.excluded[ply] = Some(code);
-            let score = self.negamax((depth - 1) / 2, singular_beta - 1, singular_beta, ply);
+            let score = self.negamax(
+                (depth - 1) / 2,
+                singular_beta - 1,
+                singular_beta,
+                ply,
+                cut_node,
+            );
             self.excluded[ply] = None;
             if self.aborted {
                 return 0;
@@ -484,6 +501,11 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
             && !is_mate_score(alpha)
             && !is_mate_score(beta)
             && (!pv_node || pruning.lmp_pv);
+        // Fail-high reduction: a cut node far above beta searches its quiet moves shallower.
+        let likely_fail_high = pruning.fail_high_margin > 0
+            && cut_node
+            && may_prune
+            && self.static_eval() >= beta + pruning.fail_high_margin * depth;
         let lmp_limit = if may_prune_moves && depth <= pruning.lmp_depth {
             self.lmp_counts[depth.clamp(0, 63) as usize]
         } else {
@@ -512,9 +534,20 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
             let extension = i32::from(
                 (self.options.check_extension && gives_check) || singular_code == Some(mv.code()),
             );
-            let new_depth = depth - 1 + extension;
+            let new_depth =
+                depth - 1 + extension - i32::from(likely_fail_high && !tactical && !gives_check);
+            // The children's node types: a PV node's first child is PV, its later ones are
+            // probed as cut nodes; below a non-PV node the types alternate.
+            let child_cut = if same_side { cut_node } else { !cut_node };
             let score = if i == 0 {
-                self.child(same_side, new_depth, alpha, beta, ply + 1)
+                self.child(
+                    same_side,
+                    new_depth,
+                    alpha,
+                    beta,
+                    ply + 1,
+                    !pv_node && child_cut,
+                )
             } else {
                 let mut reduction = 0;
                 if self.options.late_move_reductions
@@ -532,15 +565,29 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
                         1 + i32::from(i >= 6) + i32::from(depth >= 6 && i >= 12)
                     }
                     .saturating_add(adjustment)
+                    .saturating_add(if cut_node {
+                        pruning.cut_node_reduction
+                    } else {
+                        0
+                    })
                     .min(new_depth - 1)
                     .max(0);
                 }
-                let mut s = self.child(same_side, new_depth - reduction, alpha, alpha + 1, ply + 1);
+                // Null-window probes: a reduced one is expected to fail high (Stockfish).
+                let zero_cut = pv_node || child_cut;
+                let mut s = self.child(
+                    same_side,
+                    new_depth - reduction,
+                    alpha,
+                    alpha + 1,
+                    ply + 1,
+                    reduction > 0 || zero_cut,
+                );
                 if reduction > 0 && s > alpha {
-                    s = self.child(same_side, new_depth, alpha, alpha + 1, ply + 1);
+                    s = self.child(same_side, new_depth, alpha, alpha + 1, ply + 1, zero_cut);
                 }
                 if s > alpha && s < beta {
-                    s = self.child(same_side, new_depth, alpha, beta, ply + 1);
+                    s = self.child(same_side, new_depth, alpha, beta, ply + 1, false);
                 }
                 s
             };
