@@ -41,13 +41,13 @@ fn is_player(value: &str) -> bool {
     player("", value, true).is_ok() || !value.chars().any(|c| c.is_ascii_digit())
 }
 
-/// `qi play`.
+/// `qi play`; `(ascii, info)`: an ASCII board, live search lines on a redirected stderr.
 pub fn play(
     kind: Option<GameKind>,
     position: &PositionArgs,
     red: Option<&str>,
     load: Option<&Path>,
-    ascii: bool,
+    (ascii, info): (bool, bool),
     engine: &EngineArgs,
 ) -> Result<(), CliError> {
     let config = engine.config();
@@ -87,7 +87,11 @@ pub fn play(
             let text = std::fs::read_to_string(file).map_err(|e| {
                 CliError::Usage(format!("cannot read game record {}: {e}", file.display()))
             })?;
-            record::load(&text, &file.display().to_string(), kind, &setup, &config)?
+            let game = record::load(&text, &file.display().to_string(), kind, &setup, &config)?;
+            if chosen == [None, None] {
+                chosen = saved_players(&text, game.as_ref());
+            }
+            game
         }
         (None, Some(kind)) => games::build(kind, &setup, &config)?,
         (None, None) => {
@@ -118,6 +122,7 @@ pub fn play(
         },
         echo: !io::stdin().is_terminal(),
         live_in_place: io::stderr().is_terminal(),
+        live_lines: info || io::stderr().is_terminal(),
     };
     let stdin = io::stdin();
     let mut input = stdin.lock();
@@ -135,6 +140,21 @@ pub fn play(
     play::run(game.as_mut(), &play_config, &mut input, &mut out, &mut err)?;
     out.flush()?;
     Ok(())
+}
+
+/// Who played each side in a record `qi play` saved (its side tags say `human` and `qi`), so
+/// that a loaded game goes on with the same players; `[None, None]` when the tags name no
+/// human (a `qi match` record, a record from elsewhere).
+fn saved_players(text: &str, game: &dyn Game) -> [Option<Player>; 2] {
+    let read = |side: Side| {
+        record::side_tag(text, game.side_name(side)).and_then(|v| player("", &v, false).ok())
+    };
+    let players = [read(Side::First), read(Side::Second)];
+    if players.contains(&Some(Player::Human)) {
+        players
+    } else {
+        [None, None]
+    }
 }
 
 fn opposite(p: Player) -> Player {

@@ -23,6 +23,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use game_core::text::escape_controls;
 
 use crate::args::{EngineArgs, GameKind, PositionArgs};
 
@@ -104,6 +105,10 @@ enum Command {
         /// ASCII board: X O stones, FEN letters for xiangqi pieces.
         #[arg(long)]
         ascii: bool,
+        /// Show the engine's live search lines (depth, score, nodes, principal variation) on
+        /// stderr also when it is not a terminal (on a terminal they always show, in place).
+        #[arg(long)]
+        info: bool,
         #[command(flatten)]
         engine: EngineArgs,
     },
@@ -277,25 +282,50 @@ fn main() -> ExitCode {
     match result {
         Ok(()) | Err(CliError::BrokenPipe) => ExitCode::SUCCESS,
         Err(CliError::Usage(msg)) => {
-            eprintln!("qi: {msg}");
+            eprintln!("qi: {}", escape_controls(&msg));
             ExitCode::from(2)
         }
         Err(CliError::Failed(msg)) => {
-            eprintln!("qi: {msg}");
+            eprintln!("qi: {}", escape_controls(&msg));
             ExitCode::from(1)
         }
     }
+}
+
+/// Every subcommand's name, from the command-line definition: `play, moves, ... or serve`.
+fn subcommand_names() -> String {
+    use clap::CommandFactory;
+    let names: Vec<String> = Cli::command()
+        .get_subcommands()
+        .filter(|c| !c.is_hide_set())
+        .map(|c| c.get_name().to_string())
+        .collect();
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => names.join(""),
+    }
+}
+
+/// The no-command error: what was expected, then the usage (`with_help`) or a pointer to it.
+fn no_command_error(why: &str, with_help: bool) -> CliError {
+    use clap::CommandFactory;
+    let help = if with_help {
+        format!("\n\n{}", Cli::command().render_help())
+    } else {
+        " (see qi --help)".to_string()
+    };
+    CliError::Usage(format!(
+        "no command given{why}: expected a command ({}), or on stdin a protocol's first \
+         line (uci, ucci, or a Gomocup command such as START, INFO or ABOUT){help}",
+        subcommand_names(),
+    ))
 }
 
 /// No arguments: the first line of stdin names the protocol.
 fn no_command() -> Result<(), CliError> {
     let stdin = io::stdin();
     if stdin.is_terminal() {
-        return Err(CliError::Usage(
-            "no command given: expected play, moves, analyze, perft, bench, gomocup, ucci, uci \
-             or connect6-engine (see qi --help)"
-                .to_string(),
-        ));
+        return Err(no_command_error("", true));
     }
     let mut lock = stdin.lock();
     // Skip blank lines (managers send CR LF, some a leading empty line); read bytes so that a
@@ -305,7 +335,7 @@ fn no_command() -> Result<(), CliError> {
     while first.trim().is_empty() {
         bytes.clear();
         if lock.read_until(b'\n', &mut bytes)? == 0 {
-            return Ok(());
+            return Err(no_command_error(" and nothing on stdin", true));
         }
         first = String::from_utf8_lossy(&bytes).into_owned();
     }
@@ -321,11 +351,10 @@ fn no_command() -> Result<(), CliError> {
             commands::Protocol::Gomocup
         }
         _ => {
-            return Err(CliError::Usage(format!(
-                "no command given and stdin starts with '{}': expected uci, ucci or a Gomocup \
-                 command (START, INFO, ABOUT), or a command such as play (see qi --help)",
-                first.trim()
-            )));
+            return Err(no_command_error(
+                &format!(" and stdin starts with '{}'", first.trim()),
+                false,
+            ));
         }
     };
     commands::protocol(protocol, Some((first, Box::new(lock) as Box<dyn BufRead>)))
@@ -355,7 +384,7 @@ fn clap_error(e: &clap::Error) -> ExitCode {
         .collect();
     let line = parts.join(" ");
     let line = line.strip_prefix("error: ").unwrap_or(&line);
-    eprintln!("qi: {line} (see qi --help)");
+    eprintln!("qi: {} (see qi --help)", escape_controls(line));
     ExitCode::from(2)
 }
 
@@ -367,13 +396,14 @@ fn run(command: Command) -> Result<(), CliError> {
             red,
             load,
             ascii,
+            info,
             engine,
         } => commands::play(
             game,
             &position,
             red.as_deref(),
             load.as_deref(),
-            ascii,
+            (ascii, info),
             &engine,
         ),
         Command::Moves { game, position } => commands::moves(game, &position),

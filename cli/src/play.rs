@@ -9,6 +9,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use game_core::Outcome;
+use game_core::text::escape_controls;
 
 use crate::game::{Budget, Ending, Game, Info, Style, Thought, paint};
 
@@ -46,6 +47,8 @@ pub struct PlayConfig {
     pub echo: bool,
     /// The error stream is a terminal: the live line redraws itself in place.
     pub live_in_place: bool,
+    /// Whether the live search lines are written at all (a terminal, or `--info`).
+    pub live_lines: bool,
 }
 
 const HELP: &str = "\
@@ -55,7 +58,8 @@ Commands:
   hint        ask the engine for a move
   moves       list the legal moves
   resign      give up the game
-  save FILE   write the game record to FILE (qi play --load FILE continues it)
+  save FILE   write the game record to FILE (qi play --load FILE continues it; ~ is your
+              home folder; an existing FILE is kept: save! FILE overwrites it)
   help        show this list
   quit        leave
 On a renju board × (x with --ascii) marks Black's forbidden points (double three, double four,
@@ -98,7 +102,9 @@ pub fn run(
             };
             match command(&line) {
                 Command::Quit => return Ok(()),
-                Command::Save(file) => save(game, config, ending.as_ref(), &file, out)?,
+                Command::Save(file, force) => {
+                    save(game, config, ending.as_ref(), &file, force, out)?;
+                }
                 Command::Undo => {
                     if resigned.take().is_none() && !undo(game, config, out)? {
                         continue;
@@ -178,8 +184,8 @@ pub fn run(
                     reason: format!("{name} resigned"),
                 });
             }
-            Command::Save(file) => save(game, config, None, &file, out)?,
-            Command::BadSave => writeln!(out, "save needs a file name: save FILE")?,
+            Command::Save(file, force) => save(game, config, None, &file, force, out)?,
+            Command::BadSave => writeln!(out, "save needs a file name: save FILE (or save! FILE)")?,
             Command::Move(text) => match game.play_text(&text) {
                 Ok(mv) => {
                     writeln!(out, "{name} plays {mv}")?;
@@ -187,7 +193,8 @@ pub fn run(
                 }
                 Err(e) => writeln!(
                     out,
-                    "{e} (type 'moves' for the legal moves, 'help' for commands)"
+                    "{} (type 'moves' for the legal moves, 'help' for commands)",
+                    escape_controls(&e.to_string())
                 )?,
             },
         }
@@ -262,17 +269,39 @@ fn undo(game: &mut dyn Game, config: &PlayConfig, out: &mut dyn Write) -> io::Re
     Ok(true)
 }
 
+/// `~` or `~/...` at the start of `file` read as the home folder (`$HOME`), if it is set.
+fn expand_home(file: &str) -> std::path::PathBuf {
+    let home = std::env::var_os("HOME").filter(|h| !h.is_empty());
+    match (file.strip_prefix('~'), home) {
+        (Some(""), Some(home)) => home.into(),
+        (Some(rest), Some(home)) if rest.starts_with('/') => {
+            std::path::Path::new(&home).join(&rest[1..])
+        }
+        _ => file.into(),
+    }
+}
+
+/// Writes the record to `file` (`~` expanded); an existing file is kept unless `force`.
 fn save(
     game: &dyn Game,
     config: &PlayConfig,
     ending: Option<&Ending>,
     file: &str,
+    force: bool,
     out: &mut dyn Write,
 ) -> io::Result<()> {
+    let path = expand_home(file);
+    let shown = escape_controls(file);
+    if !force && path.exists() {
+        return writeln!(
+            out,
+            "{shown} exists and was kept: save! {shown} overwrites it, or save to another name"
+        );
+    }
     let record = game.record(player_names(config), ending);
-    match std::fs::write(file, record) {
-        Ok(()) => writeln!(out, "Saved the game record to {file}."),
-        Err(e) => writeln!(out, "cannot write {file}: {e}"),
+    match std::fs::write(&path, record) {
+        Ok(()) => writeln!(out, "Saved the game record to {}.", path.display()),
+        Err(e) => writeln!(out, "cannot write {}: {e}", escape_controls(file)),
     }
 }
 
@@ -293,7 +322,11 @@ fn think(
     let mut shown_any = false;
     let in_place = config.live_in_place;
     let mut io_error = None;
+    let live = config.live_lines;
     let mut info = |i: &Info| {
+        if !live {
+            return;
+        }
         let now = Instant::now();
         if last_shown.is_some_and(|t| now.duration_since(t).as_millis() < 250) {
             return;
@@ -368,7 +401,7 @@ fn prompt(
         }
     };
     if config.echo {
-        writeln!(out, "{line}")?;
+        writeln!(out, "{}", escape_controls(&line))?;
     }
     Ok(Some(line))
 }
@@ -381,7 +414,8 @@ enum Command {
     Hint,
     Undo,
     Resign,
-    Save(String),
+    /// `save FILE` (false) or `save! FILE` (true: overwrite).
+    Save(String, bool),
     BadSave,
     Move(String),
 }
@@ -398,8 +432,9 @@ fn command(line: &str) -> Command {
         ("hint", 0) => Command::Hint,
         ("undo", 0) => Command::Undo,
         ("resign", 0) => Command::Resign,
-        ("save", 0) => Command::BadSave,
-        ("save", _) => Command::Save(rest.join(" ")),
+        ("save" | "save!", 0) => Command::BadSave,
+        ("save", _) => Command::Save(rest.join(" "), false),
+        ("save!", _) => Command::Save(rest.join(" "), true),
         _ => Command::Move(line.to_string()),
     }
 }
@@ -446,6 +481,7 @@ mod tests {
             },
             echo: true,
             live_in_place: false,
+            live_lines: true,
         };
         let mut out = Vec::new();
         let mut err = Vec::new();

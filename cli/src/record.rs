@@ -121,6 +121,14 @@ pub fn first_game(text: &str) -> (&str, usize) {
     (&text[..end.unwrap_or(text.len())], games)
 }
 
+/// The value of the tag `side` (a side's name, `Black`, `White` or `Red`) in the first game
+/// of `text`, if the record has it and reads.
+#[must_use]
+pub fn side_tag(text: &str, side: &str) -> Option<String> {
+    let record = parse(first_game(text).0).ok()?;
+    record.tag(side).map(str::to_string)
+}
+
 /// Sorted lowercase point tokens, to compare stone setups.
 fn stone_set(text: &str) -> Vec<String> {
     let mut v: Vec<String> = text

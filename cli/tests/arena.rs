@@ -568,7 +568,7 @@ fn bad_match_options_are_usage_errors() {
         ),
         (
             vec!["gomoku", "--engine", "qi", "--engine", "qi", "--tc", "fast"],
-            "bad --tc base",
+            "--tc base: bad time 'fast'",
         ),
         (
             vec![

@@ -46,7 +46,10 @@ fn settings() -> insta::Settings {
 fn temp_file(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("qi-cli-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
-    dir.join(name)
+    let path = dir.join(name);
+    // `save` keeps an existing file: a file left by an earlier run must not be there.
+    let _ = std::fs::remove_file(&path);
+    path
 }
 
 // ----- whole games -----
@@ -59,7 +62,9 @@ fn gomoku_human_vs_engine_to_the_end() {
         .flat_map(|r| ('a'..='i').map(move |c| format!("{c}{r}\n")))
         .collect();
     let o = run(
-        &["play", "gomoku", "--size", "9", "--depth", "3", "--ascii"],
+        &[
+            "play", "gomoku", "--size", "9", "--depth", "3", "--ascii", "--info",
+        ],
         &script,
     );
     assert!(o.status.success(), "{}", stderr(&o));
@@ -69,8 +74,10 @@ fn gomoku_human_vs_engine_to_the_end() {
         "{out}"
     );
     assert!(out.contains("is occupied"), "{out}");
-    // The live search line goes to stderr.
+    // Asked for with --info, the live search lines go to a redirected stderr; not without.
     assert!(stderr(&o).contains("info depth "), "{}", stderr(&o));
+    let o = run(&["play", "gomoku", "--depth", "2"], "h8\nquit\n");
+    assert!(stderr(&o).is_empty(), "{}", stderr(&o));
     settings().bind(|| insta::assert_snapshot!("gomoku_game", out));
 }
 
@@ -171,6 +178,56 @@ fn gomoku_save_and_continue() {
     assert!(
         out.contains("Black to move> moves\n223 legal moves:"),
         "{out}"
+    );
+}
+
+#[test]
+fn a_loaded_game_keeps_its_players_and_save_keeps_existing_files() {
+    let record = temp_file("gomoku-white.txt");
+    // The human plays White: the engine opens, the human answers, the game is saved.
+    let script = format!("h9\nsave {}\nquit\n", record.display());
+    let o = run(
+        &[
+            "play", "gomoku", "--white", "human", "--depth", "1", "--ascii",
+        ],
+        &script,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&record).expect("the saved record");
+    assert!(
+        text.contains("[Black \"qi\"]") && text.contains("[White \"human\"]"),
+        "{text}"
+    );
+    // Loaded back (White to move after the engine's reply), the human is White again and
+    // the engine answers White's move as Black.
+    let again = format!(
+        "j10\nsave {}\nsave! {}\nquit\n",
+        record.display(),
+        record.display()
+    );
+    let o = run(
+        &[
+            "play",
+            "--load",
+            record.to_str().unwrap(),
+            "--depth",
+            "1",
+            "--ascii",
+        ],
+        &again,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("Black is qi, White is human"), "{out}");
+    assert!(out.contains("White to move> j10\nWhite plays j10"), "{out}");
+    assert!(out.contains("Black (qi) plays "), "{out}");
+    // `save` keeps the existing file; `save!` overwrites it.
+    assert!(out.contains("exists and was kept: save! "), "{out}");
+    assert!(out.contains("Saved the game record to "), "{out}");
+    let text = std::fs::read_to_string(&record).expect("the saved record");
+    assert!(
+        text.contains(" j10 "),
+        "the overwritten record has the new moves: {text}"
     );
 }
 
@@ -953,4 +1010,22 @@ fn one_legal_move_is_singular() {
     );
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("1 legal move:\nd0d1"), "{}", stdout(&o));
+}
+
+#[test]
+fn no_command_and_nothing_on_stdin_prints_the_usage() {
+    let o = run(&[], "");
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.contains("no command given and nothing on stdin"),
+        "{err}"
+    );
+    // Every subcommand is named, and the usage follows.
+    for name in [
+        "play", "moves", "analyze", "perft", "bench", "match", "gomocup", "uci",
+    ] {
+        assert!(err.contains(name), "{name}: {err}");
+    }
+    assert!(err.contains("Usage:"), "{err}");
 }

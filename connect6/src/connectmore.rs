@@ -6,7 +6,7 @@
 //! | `name` | | `name qi-connect6` |
 //! | `new black` | new 19x19 game, we are Black | `move JJ` (our first stone) |
 //! | `new white` | new game, we are White | none |
-//! | `move XXXX` | the opponent's turn (`XX` for Black's first stone) | `move XXXX` (ours) |
+//! | `move XXXX` | the opponent's turn (`XX` for Black's first stone) | `move XXXX` (ours); `We loss! (six in a row)` when it wins (Cloudict's words), `Draw! (...)` when it fills the board |
 //! | `black XXXX` / `white XXXX` | place stones of that colour without searching | none |
 //! | `next` | search for the side to move and play it | `move XXXX` |
 //! | `depth D` | search at most D turns (1..=30) | none |
@@ -18,7 +18,9 @@
 //!
 //! Stones are two capital letters, column then row, `A` at the bottom-left (`JJ` is the centre).
 //! A line that is not understood, or an illegal move, gets one line starting with `error` and
-//! changes nothing. A `black`/`white` line that is a whole legal turn of the side to move is
+//! changes nothing (control characters in the quoted line escaped). `move` gives the
+//! opponent's stones: when the side to move is our colour (set by `new`, by `next` and by the
+//! first `move`), or the game is over, it is an `error`. A `black`/`white` line that is a whole legal turn of the side to move is
 //! played as that turn; otherwise its stones are added as setup and the other colour moves next
 //! with two stones. Engine lines other than `move ...` are informational (GUIs read only
 //! `move ` lines).
@@ -46,6 +48,9 @@ pub struct Session {
     engine: Engine,
     depth: Option<u32>,
     time: Duration,
+    /// The colour we play: set by `new`, by `next` (the side it moved for) and by the first
+    /// `move` (the other colour); `None` until then.
+    engine_side: Option<Side>,
 }
 
 impl Default for Session {
@@ -77,6 +82,7 @@ impl Session {
             engine: Engine::new(32),
             depth: None,
             time: Duration::from_millis(DEFAULT_TIME_MS),
+            engine_side: None,
         }
     }
 
@@ -100,7 +106,7 @@ impl Session {
         let extra = words.next();
         let cmd_lower = cmd.to_ascii_lowercase();
         if extra.is_some() {
-            writeln!(out, "error too many words in `{}`", line.trim())?;
+            error_line(out, &format!("too many words in `{}`", line.trim()))?;
             return Ok(true);
         }
         match (cmd_lower.as_str(), arg) {
@@ -124,26 +130,52 @@ impl Session {
                 "black" => {
                     self.pos = Connect6::standard();
                     self.engine.clear();
+                    self.engine_side = Some(Side::First);
                     self.answer(out)?;
                 }
                 "white" => {
                     self.pos = Connect6::standard();
                     self.engine.clear();
+                    self.engine_side = Some(Side::Second);
                 }
-                other => writeln!(
+                other => error_line(
                     out,
-                    "error new {other}: expected `new black` or `new white`"
+                    &format!("new {other}: expected `new black` or `new white`"),
                 )?,
             },
-            ("move", Some(stones)) => match self.parse_turn(stones) {
-                Ok(points) => {
-                    self.pos.play_turn(&points).expect("checked turn");
-                    if self.pos.game_end().is_none() {
-                        self.answer(out)?;
+            ("move", Some(stones)) => {
+                let mover = self.pos.to_move();
+                if let Some((_, reason)) = self.pos.game_end() {
+                    error_line(out, &format!("move {stones}: the game is over ({reason})"))?;
+                } else if self.engine_side == Some(mover) {
+                    error_line(
+                        out,
+                        &format!(
+                            "move {stones}: {} to move is our colour; `move` gives the \
+                         opponent's stones (`next` makes us move)",
+                            side_name(mover)
+                        ),
+                    )?;
+                } else {
+                    match self.parse_turn(stones) {
+                        Ok(points) => {
+                            self.pos.play_turn(&points).expect("checked turn");
+                            self.engine_side = Some(mover.opponent());
+                            match self.pos.game_end() {
+                                None => self.answer(out)?,
+                                // Cloudict's words when the opponent's turn ends the game.
+                                Some((game_core::Outcome::Win(_), reason)) => {
+                                    writeln!(out, "We loss! ({reason})")?;
+                                }
+                                Some((game_core::Outcome::Draw, reason)) => {
+                                    writeln!(out, "Draw! ({reason})")?;
+                                }
+                            }
+                        }
+                        Err(e) => error_line(out, &format!("illegal move {stones}: {e}"))?,
                     }
                 }
-                Err(e) => writeln!(out, "error illegal move {stones}: {e}")?,
-            },
+            }
             ("black" | "white", Some(stones)) => {
                 let side = if cmd_lower == "black" {
                     Side::First
@@ -151,31 +183,35 @@ impl Session {
                     Side::Second
                 };
                 if let Err(e) = self.place(side, stones) {
-                    writeln!(out, "error {cmd_lower} {stones}: {e}")?;
+                    error_line(out, &format!("{cmd_lower} {stones}: {e}"))?;
                 }
             }
             ("next", None) => {
                 if let Some((_, reason)) = self.pos.game_end() {
-                    writeln!(out, "error the game is over ({reason})")?;
+                    error_line(out, &format!("the game is over ({reason})"))?;
                 } else {
+                    self.engine_side = Some(self.pos.to_move());
                     self.answer(out)?;
                 }
             }
             ("depth", Some(d)) => match d.parse::<u32>() {
                 Ok(d) if (1..=30).contains(&d) => self.depth = Some(d),
-                _ => writeln!(out, "error depth {d}: expected a number of turns 1..30")?,
+                _ => error_line(out, &format!("depth {d}: expected a number of turns 1..30"))?,
             },
             ("time", Some(t)) => match t.parse::<u64>() {
                 Ok(ms) if (1..=86_400_000).contains(&ms) => self.time = Duration::from_millis(ms),
-                _ => writeln!(
+                _ => error_line(
                     out,
-                    "error time {t}: expected milliseconds per turn 1..86400000"
+                    &format!("time {t}: expected milliseconds per turn 1..86400000"),
                 )?,
             },
             ("vcf", None) => self.engine.set_threat_search(true),
             ("unvcf", None) => self.engine.set_threat_search(false),
             ("print", None) => writeln!(out, "{}", self.pos)?,
-            _ => writeln!(out, "error unknown command `{}` (try `help`)", line.trim())?,
+            _ => error_line(
+                out,
+                &format!("unknown command `{}` (try `help`)", line.trim()),
+            )?,
         }
         Ok(true)
     }
@@ -226,7 +262,14 @@ impl Session {
         self.pos = pos;
         Ok(())
     }
+}
 
+/// Writes `error TEXT`, control characters in `TEXT` escaped (it may quote the bad line).
+fn error_line<W: Write>(out: &mut W, text: &str) -> io::Result<()> {
+    writeln!(out, "error {}", game_core::text::escape_controls(text))
+}
+
+impl Session {
     /// Searches for the side to move, plays the turn and writes `move XXXX`.
     fn answer<W: Write>(&mut self, out: &mut W) -> io::Result<()> {
         let limits = EngineLimits {

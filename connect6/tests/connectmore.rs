@@ -117,3 +117,48 @@ proptest::proptest! {
         }
     }
 }
+
+#[test]
+fn a_move_of_our_own_colour_is_refused_and_changes_nothing() {
+    let mut s = Session::new();
+    let mut out = Vec::new();
+    for line in ["depth 1", "time 50", "new black", "white KKKL"] {
+        s.handle(line, &mut out).unwrap();
+    }
+    // Black (ours) to move: `move` gives the opponent's stones, so this is refused.
+    let before = s.position().clone();
+    let mut answer = Vec::new();
+    s.handle("move LLLM", &mut answer).unwrap();
+    let text = String::from_utf8(answer).unwrap();
+    assert!(
+        text.starts_with("error move LLLM: Black to move is our colour"),
+        "{text}"
+    );
+    assert_eq!(s.position(), &before);
+    // `next` plays for us.
+    let mut answer = Vec::new();
+    s.handle("next", &mut answer).unwrap();
+    assert!(String::from_utf8(answer).unwrap().starts_with("move "));
+}
+
+#[test]
+fn the_opponents_winning_turn_is_announced() {
+    // Black's `move JNJO` completes six in column J: the engine (White) has lost.
+    let out = session(
+        "black JJ\nwhite AAAC\nblack JKJL\nwhite AEAG\nblack JMPP\nwhite AIAK\nmove JNJO\nmove ABAD\n",
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "We loss! (six in a row)", "{out}");
+    assert!(
+        lines[1].starts_with("error move ABAD: the game is over"),
+        "{out}"
+    );
+    assert_eq!(lines.len(), 2, "{out}");
+}
+
+#[test]
+fn control_characters_in_a_bad_line_are_escaped() {
+    let out = session("foo\u{1b}[2J\rbar\nmove \u{7}\n");
+    assert!(!out.chars().any(|c| c.is_control() && c != '\n'), "{out:?}");
+    assert!(out.contains("foo\\u{1b}[2J\\rbar"), "{out:?}");
+}

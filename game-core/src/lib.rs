@@ -137,6 +137,7 @@ pub mod protocol;
 pub mod score;
 pub mod search;
 mod side;
+pub mod text;
 pub mod tune;
 pub mod zobrist;
 

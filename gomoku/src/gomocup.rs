@@ -780,7 +780,8 @@ fn stone_sets(b: &Board) -> (Vec<Point>, Vec<Point>) {
 }
 
 fn line(out: &mut dyn Write, text: &str) -> io::Result<()> {
-    writeln!(out, "{text}")?;
+    // An answer may quote the bad line: its control characters are shown escaped.
+    writeln!(out, "{}", game_core::text::escape_controls(text))?;
     out.flush()
 }
 

@@ -655,3 +655,25 @@ fn stop_ends_the_search() {
     }
     assert!(answers[3].starts_with("FORBID"), "{text}");
 }
+
+/// A bad line quoted in an `ERROR` or `UNKNOWN` answer comes back with its control characters
+/// escaped (a raw escape sequence would reach the manager's log and terminal).
+#[test]
+fn control_characters_in_bad_lines_are_escaped() {
+    let input = "START 15\r\nTURN 7,\u{1b}[2J\r\nFOO\u{7}bar\r\nINFO rule \u{1b}x\r\nABOUT\r\n";
+    let mut out = Vec::new();
+    run(input.as_bytes(), &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(
+        !text.chars().any(|c| c.is_control() && c != '\n'),
+        "{text:?}"
+    );
+    assert!(
+        text.contains("\\u{1b}") && text.contains("\\u{7}"),
+        "{text:?}"
+    );
+    assert!(
+        text.trim_end().ends_with('"'),
+        "ABOUT still answered: {text}"
+    );
+}

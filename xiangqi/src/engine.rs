@@ -29,7 +29,8 @@ pub(crate) fn send<W: Write>(out: &Mutex<W>, line: &str) -> io::Result<()> {
     let mut w = out
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
-    w.write_all(line.as_bytes())?;
+    // An answer may quote a bad line: its control characters are shown escaped.
+    w.write_all(game_core::text::escape_controls(line).as_bytes())?;
     w.write_all(b"\n")?;
     w.flush()
 }

@@ -495,3 +495,26 @@ fn refused_position_leaves_no_position() {
         }
     }
 }
+
+/// A bad line quoted in an error comes back with its control characters escaped, for both
+/// protocols: no raw escape sequence reaches the GUI's log or terminal.
+#[test]
+fn control_characters_in_bad_lines_are_escaped() {
+    type Run = fn(&'static [u8], Transcript) -> io::Result<()>;
+    let runs: [Run; 2] = [xiangqi::ucci::run, xiangqi::uci::run];
+    for run in runs {
+        let out = Transcript::default();
+        run(
+            &b"position fen \x1b[31mrnbakabnr\x07 w\nfoo\x1b[2J\nisready\n"[..],
+            out.clone(),
+        )
+        .unwrap();
+        let text = out.text();
+        assert!(
+            !text.chars().any(|c| c.is_control() && c != '\n'),
+            "{text:?}"
+        );
+        assert!(text.contains("\\u{1b}"), "{text:?}");
+        assert!(text.trim_end().ends_with("readyok"), "{text}");
+    }
+}

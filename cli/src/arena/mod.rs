@@ -158,29 +158,10 @@ fn result_tag(outcome: Outcome) -> &'static str {
     }
 }
 
-/// Parses `500ms`, `1.5s`, `2m`, or a bare number of seconds.
+/// Parses a duration with [`crate::args::parse_span`] (zero allowed); `what` names the
+/// option in the error.
 fn parse_duration(text: &str, what: &str) -> Result<Duration, CliError> {
-    let t = text.trim();
-    let bad = || {
-        CliError::Usage(format!(
-            "bad {what} '{text}': expected a time like 500ms, 1.5s or 2m"
-        ))
-    };
-    let split = t
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(t.len());
-    let (num, unit) = t.split_at(split);
-    let v: f64 = num.parse().map_err(|_| bad())?;
-    let secs = match unit {
-        "ms" => v / 1000.0,
-        "" | "s" => v,
-        "m" | "min" => v * 60.0,
-        _ => return Err(bad()),
-    };
-    if !(secs.is_finite() && (0.0..=86_400.0).contains(&secs)) {
-        return Err(bad());
-    }
-    Ok(Duration::from_secs_f64(secs))
+    crate::args::parse_span(text).map_err(|e| CliError::Usage(format!("{what}: {e}")))
 }
 
 /// Parses `--tc BASE[+INC]` in seconds.
