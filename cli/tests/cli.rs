@@ -1029,3 +1029,34 @@ fn no_command_and_nothing_on_stdin_prints_the_usage() {
     }
     assert!(err.contains("Usage:"), "{err}");
 }
+
+#[test]
+fn connect6_analyze_of_a_one_stone_win_names_a_legal_turn() {
+    // Black's five b2..f6 is blocked at g7 and open at the corner a1 only.
+    let o = run(
+        &[
+            "analyze",
+            "connect6",
+            "--black",
+            "b2 c3 d4 e5 f6",
+            "--white",
+            "g7 k12 m14 q3",
+            "--to-move",
+            "black",
+            "--time",
+            "1s",
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("score win in 1"), "{out}");
+    let turn = out
+        .lines()
+        .find_map(|l| l.strip_prefix("bestmove "))
+        .expect("a best move");
+    assert!(
+        turn.starts_with("a1") && turn.len() >= 4 && &turn[2..] != "a1",
+        "{out}"
+    );
+}

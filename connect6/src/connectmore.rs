@@ -278,12 +278,17 @@ impl Session {
             nodes: None,
         };
         match self.engine.think(&self.pos, &limits) {
-            Some(a) => {
-                self.pos
-                    .play_turn(&a.turn)
-                    .expect("the engine plays legal turns");
-                writeln!(out, "move {}", format_connectmore(&a.turn))
-            }
+            // A turn the rules refuse is an engine bug: say so, and leave the game as it is.
+            Some(a) => match self.pos.play_turn(&a.turn) {
+                Ok(()) => writeln!(out, "move {}", format_connectmore(&a.turn)),
+                Err(e) => error_line(
+                    out,
+                    &format!(
+                        "internal: the engine chose {}, which is illegal here ({e}); please report it",
+                        format_connectmore(&a.turn)
+                    ),
+                ),
+            },
             None => writeln!(
                 out,
                 "error the game is over ({} cannot move)",

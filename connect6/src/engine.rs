@@ -161,7 +161,8 @@ impl Engine {
         self.stop.store(false, Ordering::Relaxed);
         let size = pos.size();
         let mut pos = pos.clone();
-        let left = pos.stones_left() as usize;
+        // Stones of this turn: two, or one on Black's first turn or on the last empty point.
+        let left = pos.stones_this_turn();
         let done = |stones: Vec<Stone>, score, decision, nodes| {
             let turn: Vec<Point> = stones.iter().map(|s| s.point(size)).collect();
             Some(Analysis {
@@ -188,15 +189,13 @@ impl Engine {
             let mut stones: Vec<Stone> = pos.window_empties(w).map(Stone::from_index).collect();
             stones.truncate(left);
             if stones.len() < left {
-                pos.play(stones[0]);
-                let mut extra = Vec::new();
-                pos.generate_moves(&mut extra);
-                pos.undo(stones[0]);
-                let other = extra
-                    .into_iter()
-                    .find(|&s| s != stones[0])
-                    .unwrap_or(stones[0]);
-                stones.push(other);
+                // One stone makes six: the turn's other stone goes on any other empty point
+                // (chosen before the six is on the board, where no move is generated).
+                let mut empty = Vec::new();
+                pos.generate_moves(&mut empty);
+                if let Some(other) = empty.into_iter().find(|s| !stones.contains(s)) {
+                    stones.push(other);
+                }
             }
             return done(stones, mate_in(1), Decision::Win, 0);
         }

@@ -191,3 +191,68 @@ fn engine_mid_turn_places_one_stone() {
     pos.play_turn(&a.turn).unwrap();
     assert_eq!((pos.to_move(), pos.stones_left()), (Side::Second, 2));
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    /// Whenever the side to move can make six (with one stone or two, in the middle or at an
+    /// edge, on small and standard boards), the engine's turn is legal and wins: its second
+    /// stone never lands on the first (the `SamePoint` crash of a turn whose first stone wins).
+    #[test]
+    fn winning_turns_are_legal_and_win(
+        size in proptest::sample::select(vec![7usize, 9, 19]),
+        picks in proptest::collection::vec(0usize..10_000, 200),
+    ) {
+        let mut pos = Connect6::new(size).unwrap();
+        let mut engine = Engine::new(1);
+        let limits = EngineLimits { depth: Some(1), time: None, nodes: Some(2_000) };
+        let mut all = Vec::new();
+        for r in picks {
+            if pos.game_end().is_some() {
+                break;
+            }
+            if pos.can_win_now() && pos.stones_left() == 2 {
+                let mover = pos.to_move();
+                let a = engine.think(&pos, &limits).expect("the game is not over");
+                let mut after = pos.clone();
+                prop_assert!(after.play_turn(&a.turn).is_ok(), "{:?} in {}", a.turn, pos);
+                prop_assert_eq!(after.game_end().map(|e| e.0), Some(Outcome::Win(mover)));
+            }
+            // Random stones, mostly next to earlier ones so that lines form.
+            pos.generate_moves(&mut all);
+            let near: Vec<_> = all
+                .iter()
+                .copied()
+                .filter(|&s| {
+                    let p = s.point(size);
+                    (-1i32..=1).any(|dx| (-1i32..=1).any(|dy| {
+                        let (x, y) = (i32::from(p.x) + dx, i32::from(p.y) + dy);
+                        (0..size as i32).contains(&x)
+                            && (0..size as i32).contains(&y)
+                            && pos.cell(Point::new(x as u8, y as u8)) != Some(connect6::Cell::Empty)
+                    }))
+                })
+                .collect();
+            let pool = if near.is_empty() || r % 7 == 0 { &all } else { &near };
+            let m = pool[r % pool.len()];
+            pos.play(m);
+        }
+    }
+}
+
+/// The ConnectMore game of the report: Black to move has five in a line with one point open.
+#[test]
+fn a_turn_whose_first_stone_wins_is_legal() {
+    let script = "time 2000\nblack JJ\nwhite LILH\nblack LLJL\nwhite JKKK\nblack ILKM\n\
+        white KLIK\nblack HKJM\nwhite LMIJ\nblack HIMN\nwhite LGLF\nblack LELK\nwhite KNKH\n\
+        black IHGJ\nwhite KFFI\nblack HJHL\nwhite HGHM\nblack FKEL\nwhite JGGL\nnext\n";
+    let mut out = Vec::new();
+    connect6::connectmore::run(script.as_bytes(), &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("move "))
+        .expect("a move");
+    let stones = &line[5..];
+    assert_eq!(stones.len(), 4, "{text}");
+    assert_ne!(&stones[..2], &stones[2..], "{text}");
+}
