@@ -41,15 +41,29 @@ fn is_player(value: &str) -> bool {
     player("", value, true).is_ok() || !value.chars().any(|c| c.is_ascii_digit())
 }
 
-/// `qi play`; `(ascii, info)`: an ASCII board, live search lines on a redirected stderr.
+/// How `qi play` shows the game: an ASCII board, live search lines on a redirected stderr,
+/// the side at the bottom of the board (`None`: the human's, the first side's when both or
+/// neither are human).
+#[derive(Copy, Clone, Debug, Default)]
+pub struct View {
+    /// `--ascii`.
+    pub ascii: bool,
+    /// `--info`.
+    pub info: bool,
+    /// `--view red|black`: `Some(true)` for the second side at the bottom.
+    pub flipped: Option<bool>,
+}
+
+/// `qi play`.
 pub fn play(
     kind: Option<GameKind>,
     position: &PositionArgs,
     red: Option<&str>,
     load: Option<&Path>,
-    (ascii, info): (bool, bool),
+    view: View,
     engine: &EngineArgs,
 ) -> Result<(), CliError> {
+    let View { ascii, info, .. } = view;
     let config = engine.config();
     let mut setup = position.clone();
     let mut chosen: [Option<Player>; 2] = [None, None];
@@ -119,6 +133,10 @@ pub fn play(
         style: Style {
             unicode: !ascii,
             color: true,
+            // The human's side at the bottom when the human plays the second side alone.
+            flipped: view
+                .flipped
+                .unwrap_or(players == [Player::Engine, Player::Human]),
         },
         echo: !io::stdin().is_terminal(),
         live_in_place: io::stderr().is_terminal(),

@@ -136,6 +136,9 @@ pub struct Style {
     pub unicode: bool,
     /// Emit ANSI colour codes (the output stream strips them for `NO_COLOR` and non-terminals).
     pub color: bool,
+    /// Draw the board from the second side's view (xiangqi: Black at the bottom); the stone
+    /// games' boards are the same from both sides and ignore it.
+    pub flipped: bool,
 }
 
 /// ANSI helpers: wrap `text` in a colour when `on`.
@@ -170,6 +173,10 @@ pub trait Rules: Position {
 
     /// The record's `[Game "..."]` tag value.
     fn record_game(&self) -> &'static str;
+
+    /// How a person writes a turn of this game, for the prompt's `help`: the `<move>` line
+    /// (without its name column) and any notes on the board, lines of at most 94 columns.
+    fn move_help(&self) -> String;
 
     /// The side's name in this game (Black/White, Red/Black).
     fn side_name(side: Side) -> &'static str;
@@ -395,6 +402,8 @@ fn score_words(cp: Option<i32>, mate: Option<i32>) -> String {
 pub trait Game {
     /// The command-line name (`gomoku`, `renju`, `connect6`, `xiangqi`).
     fn name(&self) -> &'static str;
+    /// How a person writes a turn here ([`Rules::move_help`]).
+    fn move_help(&self) -> String;
     /// The side to move.
     fn side_to_move(&self) -> Side;
     /// A side's name in this game.
@@ -529,6 +538,10 @@ impl<R: Rules> Session<R> {
 impl<R: Rules> Game for Session<R> {
     fn name(&self) -> &'static str {
         self.pos.game_name()
+    }
+
+    fn move_help(&self) -> String {
+        self.pos.move_help()
     }
 
     fn side_to_move(&self) -> Side {

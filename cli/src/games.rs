@@ -27,23 +27,27 @@ fn search_options(config: &EngineConfig) -> SearchOptions {
     }
 }
 
+/// Splits a move list into its words, one a turn: `j10 j9l11`, `1. h8 2. i9` (move numbers
+/// `12.` dropped; spaces, commas and semicolons separate).
+fn split_turns(text: &str) -> Vec<&str> {
+    text.split(|c: char| c.is_whitespace() || c == ',' || c == ';')
+        .filter(|token| {
+            // A move number `12.`.
+            let number = token.ends_with('.')
+                && token
+                    .trim_end_matches('.')
+                    .chars()
+                    .all(|c| c.is_ascii_digit());
+            !token.is_empty() && !number
+        })
+        .collect()
+}
+
 /// Splits a stone-game move list into single points: `h8g7f6`, `j10 j9l11`, `1. h8 2. i9`.
 /// Tokens that are not coordinate runs are kept whole, so the move reader reports them.
 fn split_points(text: &str) -> Vec<String> {
     let mut out = Vec::new();
-    for token in text.split(|c: char| c.is_whitespace() || c == ',' || c == ';') {
-        if token.is_empty() {
-            continue;
-        }
-        // A move number `12.`.
-        if token.ends_with('.')
-            && token
-                .trim_end_matches('.')
-                .chars()
-                .all(|c| c.is_ascii_digit())
-        {
-            continue;
-        }
+    for token in split_turns(text) {
         let bytes = token.as_bytes();
         let mut pieces = Vec::new();
         let mut i = 0;
@@ -509,6 +513,20 @@ mod gomoku_game {
             "Gomoku"
         }
 
+        fn move_help(&self) -> String {
+            let mut text = format!(
+                "a point: h8 (column letter a..{} from the left, row number from the bottom)",
+                (b'a' + self.size() as u8 - 1) as char
+            );
+            if self.rule() == Rule::Renju {
+                text.push_str(
+                    "\nOn this renju board × (x with --ascii) marks Black's forbidden points (double \
+                     three, double four,\noverline): Black may play one, and loses at once.",
+                );
+            }
+            text
+        }
+
         fn side_name(side: Side) -> &'static str {
             match side {
                 Side::First => "Black",
@@ -638,8 +656,9 @@ mod connect6_game {
             Some(_) => Side::First,
             None => Connect6::side_from_counts(black.len(), white.len()).ok_or_else(|| {
                 usage(format!(
-                    "cannot tell the side to move from {} black and {} white stones (a connect6 \
-                     game has Black one stone ahead or behind): give --to-move black|white",
+                    "cannot tell the side to move from {} black and {} white stones (at the \
+                     start of a turn Black has an odd number of stones, one more or one fewer \
+                     than White): give --to-move black|white",
                     black.len(),
                     white.len()
                 ))
@@ -655,7 +674,24 @@ mod connect6_game {
     ) -> Result<Session<Connect6>, CliError> {
         let mut game = Session::new(start(args)?, config);
         if let Some(m) = &args.moves {
-            apply_moves(&mut game, split_points(m))?;
+            // Each word is one whole turn (`j10 j9l11 k10k11`); only the last may be the first
+            // stone of a turn, for a position in the middle of one.
+            let words = split_turns(m);
+            for (i, &word) in words.iter().enumerate() {
+                let side = game.position().to_move();
+                game.play_text(word)
+                    .map_err(|e| usage(format!("--moves: move {}: {}", i + 1, quoted(word, &e))))?;
+                let pos = game.position();
+                if i + 1 < words.len() && pos.game_end().is_none() && pos.to_move() == side {
+                    return Err(usage(format!(
+                        "--moves: move {}: '{word}' is one stone of {}'s two-stone turn: write \
+                         a turn's stones together, like j9l11 (only the last word may be a \
+                         single stone, for a position in the middle of a turn)",
+                        i + 1,
+                        connect6::side_name(side)
+                    )));
+                }
+            }
         }
         Ok(game)
     }
@@ -720,6 +756,10 @@ mod connect6_game {
 
         fn record_game(&self) -> &'static str {
             "Connect6"
+        }
+
+        fn move_help(&self) -> String {
+            "two points: j9 l11 or j9l11 (Black's first turn is one point, j10)".to_string()
         }
 
         fn side_name(side: Side) -> &'static str {
@@ -938,6 +978,11 @@ mod xiangqi_game {
             "Chinese Chess"
         }
 
+        fn move_help(&self) -> String {
+            "h2e2 (ICCS: from and to squares), C2.5 (WXF), or the Chinese notation 炮二平五"
+                .to_string()
+        }
+
         fn side_name(side: Side) -> &'static str {
             match side {
                 Side::First => "Red",
@@ -965,15 +1010,27 @@ mod xiangqi_game {
                 .flat_map(|m| [m.from(), m.to()])
                 .map(|s| (s.file(), s.rank()))
                 .collect();
-            let files = "abcdefghi";
-            let header: String = if style.unicode {
-                files.chars().map(|c| format!(" {c} ")).collect()
+            // Display order: Red at the bottom, or Black at the bottom when flipped.
+            let files: Vec<u8> = if style.flipped {
+                (0..9).rev().collect()
             } else {
-                files.chars().map(|c| format!(" {c}")).collect()
+                (0..9).collect()
             };
+            let ranks: Vec<u8> = if style.flipped {
+                (0..10).collect()
+            } else {
+                (0..10).rev().collect()
+            };
+            let letter = |f: u8| (b'a' + f) as char;
+            let header: String = if style.unicode {
+                files.iter().map(|&f| format!(" {} ", letter(f))).collect()
+            } else {
+                files.iter().map(|&f| format!(" {}", letter(f))).collect()
+            };
+            let river_before = if style.flipped { 5 } else { 4 };
             let mut out = format!("  {header}\n");
-            for rank in (0..10u8).rev() {
-                if rank == 4 {
+            for rank in ranks {
+                if rank == river_before {
                     out.push_str(if style.unicode {
                         "      楚 河              漢 界\n"
                     } else {
@@ -981,9 +1038,10 @@ mod xiangqi_game {
                     });
                 }
                 let mut line = format!("{rank} ");
-                for file in 0..9u8 {
+                for (i, &file) in files.iter().enumerate() {
                     let marked = marks.contains(&(file, rank));
-                    let sep = mark_separator(file > 0 && marks.contains(&(file - 1, rank)), marked);
+                    let before = i > 0 && marks.contains(&(files[i - 1], rank));
+                    let sep = mark_separator(before, marked);
                     line.push_str(&paint(style.color && sep != ' ', "1;33", &sep.to_string()));
                     let text = match self.piece_at(file, rank) {
                         Some(p) => {
@@ -999,7 +1057,11 @@ mod xiangqi_game {
                     };
                     line.push_str(&text);
                 }
-                let end = if marks.contains(&(8, rank)) { ')' } else { ' ' };
+                let end = if marks.contains(&(files[8], rank)) {
+                    ')'
+                } else {
+                    ' '
+                };
                 line.push_str(&paint(style.color && end != ' ', "1;33", &end.to_string()));
                 line.push_str(&format!("{rank}\n"));
                 out.push_str(&line);

@@ -109,6 +109,10 @@ enum Command {
         /// stderr also when it is not a terminal (on a terminal they always show, in place).
         #[arg(long)]
         info: bool,
+        /// Xiangqi: the side drawn at the bottom of the board, red or black (default: the
+        /// human's side; Red when both or neither are human).
+        #[arg(long, value_name = "SIDE", value_parser = ["red", "black"])]
+        view: Option<String>,
         #[command(flatten)]
         engine: EngineArgs,
     },
@@ -397,13 +401,18 @@ fn run(command: Command) -> Result<(), CliError> {
             load,
             ascii,
             info,
+            view,
             engine,
         } => commands::play(
             game,
             &position,
             red.as_deref(),
             load.as_deref(),
-            (ascii, info),
+            commands::View {
+                ascii,
+                info,
+                flipped: view.map(|v| v == "black"),
+            },
             &engine,
         ),
         Command::Moves { game, position } => commands::moves(game, &position),

@@ -51,19 +51,47 @@ pub struct PlayConfig {
     pub live_lines: bool,
 }
 
-const HELP: &str = "\
-Commands:
-  <move>      play a move in the game's notation (gomoku h8; connect6 j10 k11; xiangqi h2e2, C2.5 or 炮二平五)
-  undo        take back the last full turn (yours and the engine's reply)
+/// `text` as the style shows it: unchanged in Unicode; under `--ascii` without its words
+/// that hold non-ASCII characters (a Chinese move note `(H8+7 马8进7)` becomes `(H8+7)`): each
+/// is dropped with the space before it, keeping only its closing punctuation.
+fn styled(text: &str, style: &Style) -> String {
+    if style.unicode || text.is_ascii() {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    for (i, word) in text.split(' ').enumerate() {
+        if word.is_ascii() {
+            if i > 0 {
+                out.push(' ');
+            }
+            out.push_str(word);
+        } else {
+            let keep = word.len()
+                - word
+                    .bytes()
+                    .rev()
+                    .take_while(|b| b.is_ascii_punctuation())
+                    .count();
+            out.push_str(&word[keep..]);
+        }
+    }
+    out
+}
+
+/// The prompt's `help` for `game`: its own move notation, then the commands.
+fn help(game: &dyn Game) -> String {
+    format!("Commands:\n  <move>      {}\n{COMMANDS}", game.move_help())
+}
+
+/// The commands every game's prompt takes.
+const COMMANDS: &str = "  undo        take back the last full turn (yours and the engine's reply)
   hint        ask the engine for a move
   moves       list the legal moves
   resign      give up the game
   save FILE   write the game record to FILE (qi play --load FILE continues it; ~ is your
               home folder; an existing FILE is kept: save! FILE overwrites it)
   help        show this list
-  quit        leave
-On a renju board × (x with --ascii) marks Black's forbidden points (double three, double four,
-overline): Black may play one, and loses at once.";
+  quit        leave";
 
 /// Runs a game to its end (or `quit`, or the end of the input).
 ///
@@ -112,7 +140,7 @@ pub fn run(
                     announced = false;
                     show_board(game, config, out)?;
                 }
-                Command::Help => writeln!(out, "{HELP}")?,
+                Command::Help => writeln!(out, "{}", help(game))?,
                 Command::Empty => {}
                 _ => writeln!(
                     out,
@@ -132,14 +160,14 @@ pub fn run(
                         .note
                         .as_ref()
                         .map_or(String::new(), |n| format!(" ({n})"));
-                    writeln!(
-                        out,
+                    let line = format!(
                         "{name} (qi) plays {mv}{note}   [{}, depth {}, {} nodes, {:.2} s]",
                         thought.score_text(),
                         thought.depth,
                         thought.nodes,
                         thought.time_ms as f64 / 1000.0
-                    )?;
+                    );
+                    writeln!(out, "{}", styled(&line, &config.style))?;
                     show_board(game, config, out)?;
                 }
                 None => {
@@ -156,7 +184,7 @@ pub fn run(
         match command(&line) {
             Command::Empty => {}
             Command::Quit => return Ok(()),
-            Command::Help => writeln!(out, "{HELP}")?,
+            Command::Help => writeln!(out, "{}", styled(&help(game), &config.style))?,
             Command::Moves => {
                 let moves = game.legal_moves();
                 let plural = if moves.len() == 1 { "" } else { "s" };
@@ -170,7 +198,8 @@ pub fn run(
                         .note
                         .as_ref()
                         .map_or(String::new(), |n| format!("{n}, "));
-                    writeln!(out, "hint: {mv} ({note}{})", thought.score_text())?;
+                    let line = format!("hint: {mv} ({note}{})", thought.score_text());
+                    writeln!(out, "{}", styled(&line, &config.style))?;
                 }
             }
             Command::Undo => {
@@ -188,7 +217,11 @@ pub fn run(
             Command::BadSave => writeln!(out, "save needs a file name: save FILE (or save! FILE)")?,
             Command::Move(text) => match game.play_text(&text) {
                 Ok(mv) => {
-                    writeln!(out, "{name} plays {mv}")?;
+                    writeln!(
+                        out,
+                        "{}",
+                        styled(&format!("{name} plays {mv}"), &config.style)
+                    )?;
                     show_board(game, config, out)?;
                 }
                 Err(e) => writeln!(
@@ -463,6 +496,31 @@ pub fn wrap(words: &[String], width: usize) -> String {
 mod tests {
     use super::*;
     use crate::game::{EngineConfig, Session};
+
+    #[test]
+    fn ascii_style_drops_non_ascii_words() {
+        let ascii = Style {
+            unicode: false,
+            color: false,
+            flipped: false,
+        };
+        let unicode = Style {
+            unicode: true,
+            ..ascii
+        };
+        let line = "Red plays h2e2 (C2.5 炮二平五)";
+        assert_eq!(styled(line, &ascii), "Red plays h2e2 (C2.5)");
+        assert_eq!(
+            styled("Black plays h9g7 (H8+7 马8进7)", &ascii),
+            "Black plays h9g7 (H8+7)"
+        );
+        assert_eq!(styled(line, &unicode), line);
+        assert_eq!(
+            styled("or the Chinese notation 炮二平五", &ascii),
+            "or the Chinese notation"
+        );
+        assert!(styled("a × b ✓ 車", &ascii).is_ascii());
+    }
     use crate::testgame::TicTacToe;
     use game_core::Side;
 
@@ -478,6 +536,7 @@ mod tests {
             style: Style {
                 unicode: false,
                 color: false,
+                flipped: false,
             },
             echo: true,
             live_in_place: false,

@@ -137,6 +137,9 @@ impl Rules for TicTacToe {
     fn record_game(&self) -> &'static str {
         "Tic-tac-toe"
     }
+    fn move_help(&self) -> String {
+        "a square 1..9".to_string()
+    }
     fn side_name(side: Side) -> &'static str {
         match side {
             Side::First => "X",

@@ -243,6 +243,10 @@ fn connect6_setup_record_round_trip() {
             "j10 j11",
             "--white",
             "i9 k9 l11",
+            // 2 black and 3 white stones: no game reaches these counts, so the side to move
+            // must be given.
+            "--to-move",
+            "black",
             "--depth",
             "1",
             "--ascii",
@@ -617,6 +621,18 @@ fn bad_input_is_one_line_and_exit_2() {
         (&["moves", "connect6", "--moves", "j10 j10k11"], ""),
         (
             &["moves", "connect6", "--black", "j10", "--white", "a1 a2 a3"],
+            "",
+        ),
+        (&["moves", "connect6", "--moves", "j10 j9 l11"], ""),
+        (
+            &[
+                "moves",
+                "connect6",
+                "--black",
+                "j10 k11",
+                "--white",
+                "i9 k9 l10",
+            ],
             "",
         ),
         (&["moves", "xiangqi", "--moves", "h2e3"], ""),
@@ -1059,4 +1075,33 @@ fn connect6_analyze_of_a_one_stone_win_names_a_legal_turn() {
         turn.starts_with("a1") && turn.len() >= 4 && &turn[2..] != "a1",
         "{out}"
     );
+}
+
+#[test]
+fn xiangqi_board_from_the_humans_side_and_ascii_without_chinese() {
+    // The human plays Black alone: Black's home rank 9 is at the bottom, files read i..a.
+    let o = run(
+        &[
+            "play", "xiangqi", "--black", "human", "--depth", "1", "--ascii",
+        ],
+        "help\nh9g7\nquit\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let board: Vec<&str> = out.lines().skip(2).take(13).collect();
+    assert_eq!(board[0].trim(), "i h g f e d c b a", "{out}");
+    assert!(board[1].starts_with("0 "), "{out}");
+    assert!(board[11].starts_with("9 "), "{out}");
+    // --ascii: no Chinese anywhere (the WXF note alone after a move).
+    assert!(out.is_ascii(), "{out}");
+    assert!(out.contains("Black plays h9g7 (H8+7)\n"), "{out}");
+    // --view red puts Red at the bottom again.
+    let o = run(
+        &[
+            "play", "xiangqi", "--black", "human", "--depth", "1", "--ascii", "--view", "red",
+        ],
+        "quit\n",
+    );
+    let out = stdout(&o);
+    assert!(out.lines().nth(3).unwrap().starts_with("9 "), "{out}");
 }

@@ -417,13 +417,19 @@ impl Connect6 {
     }
 
     /// The side to move at the start of a turn, from the stone counts of a game played from
-    /// the empty board: Black when both are empty or White has one stone more, White when Black
-    /// has one stone more; `None` for any other counts.
+    /// the empty board, where Black's count is odd at every turn's start (one stone, then two
+    /// a turn): Black when both are empty or White has one stone more, White when Black has one
+    /// stone more; `None` for any other counts (2 black and 3 white stones, say: no game
+    /// reaches them at a turn's start).
     #[must_use]
     pub fn side_from_counts(black: usize, white: usize) -> Option<Side> {
-        if black == white + 1 {
+        if black == 0 && white == 0 {
+            Some(Side::First)
+        } else if black % 2 == 0 {
+            None
+        } else if black == white + 1 {
             Some(Side::Second)
-        } else if white == black + 1 || (black == 0 && white == 0) {
+        } else if white == black + 1 {
             Some(Side::First)
         } else {
             None
