@@ -4,7 +4,7 @@
 use std::io::{BufRead, Write};
 use std::sync::atomic::AtomicBool;
 
-use game_core::search::{SearchOptions, Searcher};
+use game_core::search::Searcher;
 use game_core::{Position, Side};
 
 use crate::CliError;
@@ -17,14 +17,6 @@ use crate::game::{
 
 fn usage(msg: impl Into<String>) -> CliError {
     CliError::Usage(msg.into())
-}
-
-fn search_options(config: &EngineConfig) -> SearchOptions {
-    SearchOptions {
-        hash_mib: config.hash_mib,
-        threads: config.threads,
-        ..SearchOptions::default()
-    }
 }
 
 /// Splits a move list into its words, one a turn: `j10 j9l11`, `1. h8 2. i9` (move numbers
@@ -957,7 +949,10 @@ mod xiangqi_game {
         type Engine = Searcher<Xq, Eval>;
 
         fn new_engine(config: &EngineConfig) -> Self::Engine {
-            Searcher::new(Eval, search_options(config))
+            Searcher::new(
+                Eval,
+                xiangqi::search_options(config.hash_mib, config.threads),
+            )
         }
 
         fn think(

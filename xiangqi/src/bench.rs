@@ -7,7 +7,7 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use game_core::search::{Limits, SearchOptions, Searcher};
+use game_core::search::{Limits, Searcher};
 
 use crate::{Eval, Position};
 
@@ -36,14 +36,7 @@ pub fn run(depth: u32) -> (u64, u64) {
     let start = Instant::now();
     for fen in BENCH_FENS {
         let pos = Position::from_fen(fen).expect("bench FENs are valid");
-        let mut searcher = Searcher::new(
-            Eval,
-            SearchOptions {
-                hash_mib: 16,
-                threads: 1,
-                ..SearchOptions::default()
-            },
-        );
+        let mut searcher = Searcher::new(Eval, crate::search_options(16, 1));
         let result = searcher.search(&pos, &Limits::depth(depth.clamp(1, 120)), &stop, |_| {});
         nodes += result.nodes;
     }

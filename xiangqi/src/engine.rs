@@ -11,7 +11,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use game_core::ScoreView;
-use game_core::search::{Limits, Report, SearchOptions, SearchResult, Searcher};
+use game_core::search::{Limits, Pruning, Report, SearchOptions, SearchResult, Searcher};
 
 use crate::timeman::Clock;
 use crate::{Eval, Move, Position};
@@ -172,6 +172,40 @@ fn one_based_to_iccs(text: &str) -> Option<String> {
     ))
 }
 
+/// The main search's selectivity (margins in evaluation units, a pawn about 40, a rook about
+/// 300): reverse futility to depth 7 (30 a ply), move-count pruning to depth 6 keeping
+/// `3 + depth²` moves (not at PV nodes; captures, checks and killers never pruned), and
+/// logarithmic late-move reductions of `ln(depth) · ln(move number) / 2` plies.
+pub const PRUNING: Pruning = Pruning {
+    futility_depth: 7,
+    futility_margin: 30,
+    razor_depth: 0,
+    razor_margin: 0,
+    lmp_depth: 6,
+    lmp_base: 3,
+    lmp_scale: 100,
+    lmp_power: 200,
+    lmp_pv: false,
+    singular_depth: 0,
+    singular_margin: 0,
+    fail_high_margin: 0,
+    cut_node_reduction: 0,
+    lmr_divisor: 200,
+};
+
+/// The options of xiangqi's main search: [`PRUNING`] and the shared defaults, with a table of
+/// about `hash_mib` MiB and `threads` Lazy SMP threads. Every front end (UCCI, UCI, `qi play`
+/// and `qi analyze`, the bench) searches with these.
+#[must_use]
+pub fn search_options(hash_mib: usize, threads: usize) -> SearchOptions {
+    SearchOptions {
+        hash_mib,
+        threads,
+        pruning: PRUNING,
+        ..SearchOptions::default()
+    }
+}
+
 /// What a `go` command asks for, protocol-independent.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct GoRequest {
@@ -225,14 +259,7 @@ impl<W: Write + Send + 'static> Engine<W> {
             position: Position::startpos(),
             banned: Vec::new(),
             refused: None,
-            searcher: Some(Searcher::new(
-                Eval,
-                SearchOptions {
-                    hash_mib: 16,
-                    threads: 1,
-                    ..SearchOptions::default()
-                },
-            )),
+            searcher: Some(Searcher::new(Eval, search_options(16, 1))),
             job: None,
             move_overhead: Duration::from_millis(20),
         }

@@ -39,6 +39,7 @@
 
 pub mod bench;
 mod engine;
+pub use engine::{PRUNING, search_options};
 mod eval;
 mod fen;
 mod line;
