@@ -31,6 +31,9 @@ pub struct Variant {
     pub size: usize,
     /// Gomoku rule.
     pub rule: gomoku::Rule,
+    /// Xiangqi: plies without a capture that draw the game (Chinese rules: 120, 60 moves;
+    /// ElephantEye claims at 100); 0 turns the rule off.
+    pub no_capture_plies: u16,
 }
 
 impl Variant {
@@ -309,6 +312,7 @@ impl Game {
         let (board, n) = match opening {
             Opening::Xiangqi { fen, moves } => {
                 let mut pos = xiangqi::Position::from_fen(fen).map_err(|e| e.to_string())?;
+                pos.set_no_capture_limit(variant.no_capture_plies);
                 let mut played = Vec::new();
                 for m in moves {
                     if pos.game_end().is_some() {
@@ -590,7 +594,12 @@ mod tests {
     use super::*;
 
     fn variant(game: MatchGame, size: usize, rule: gomoku::Rule) -> Variant {
-        Variant { game, size, rule }
+        Variant {
+            game,
+            size,
+            rule,
+            no_capture_plies: xiangqi::DEFAULT_NO_CAPTURE_LIMIT,
+        }
     }
 
     #[test]
@@ -669,6 +678,31 @@ mod tests {
         assert!(g.play_engine_move("JJKK").is_err());
         assert!(g.play_engine_move("KK").is_err());
         assert_eq!(g.play_engine_move("KKLL").unwrap(), "k11l12");
+    }
+
+    /// The no-capture rule draws at the configured count, judged by the referee before the
+    /// engine to move is asked (ElephantEye answers `nobestmove` at 100 plies).
+    #[test]
+    fn the_no_capture_count_is_configurable() {
+        // Kings and a rook each, 99 plies without a capture: one quiet move reaches 100.
+        let opening = Opening::Xiangqi {
+            fen: "3k5/9/9/9/9/9/9/9/r8/R3K4 w - - 99 80".to_string(),
+            moves: vec![],
+        };
+        for (plies, drawn) in [(100, true), (120, false), (0, false)] {
+            let v = Variant {
+                no_capture_plies: plies,
+                ..variant(MatchGame::Xiangqi, 9, gomoku::Rule::Freestyle)
+            };
+            let mut g = Game::start(&v, &opening).unwrap();
+            assert!(g.end().is_none());
+            g.play_engine_move("a0b0").unwrap();
+            assert_eq!(
+                g.end().map(|(o, _)| o),
+                drawn.then_some(Outcome::Draw),
+                "{plies} plies"
+            );
+        }
     }
 
     #[test]

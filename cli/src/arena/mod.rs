@@ -83,6 +83,11 @@ pub struct MatchArgs {
     /// Adjudicate a draw after this many engine moves (connect6: turns) in a game.
     #[arg(long, value_name = "N")]
     pub max_plies: Option<usize>,
+    /// Xiangqi: plies without a capture that make a draw, judged before the engine to move
+    /// is asked (default 120, the Chinese rules' 60 moves; 100 matches ElephantEye, which
+    /// answers `nobestmove` there; 0 turns the rule off).
+    #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u16).range(0..=1000))]
+    pub no_capture_plies: Option<u16>,
     /// Sequential probability ratio test: `elo0=0,elo1=5,alpha=0.05,beta=0.05`; the match
     /// stops when a bound is crossed.
     #[arg(long, value_name = "PARAMS")]
@@ -324,10 +329,18 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
             (9, gomoku::Rule::Freestyle)
         }
     };
+    if args.no_capture_plies.is_some() && args.game != MatchGame::Xiangqi {
+        return Err(usage(
+            "--no-capture-plies is for xiangqi (the stone games capture nothing)".to_string(),
+        ));
+    }
     let variant = Variant {
         game: args.game,
         size,
         rule,
+        no_capture_plies: args
+            .no_capture_plies
+            .unwrap_or(xiangqi::DEFAULT_NO_CAPTURE_LIMIT),
     };
     // The engines.
     if args.engines.len() != 2 {
