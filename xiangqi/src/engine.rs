@@ -179,18 +179,12 @@ fn one_based_to_iccs(text: &str) -> Option<String> {
 pub const PRUNING: Pruning = Pruning {
     futility_depth: 7,
     futility_margin: 30,
-    razor_depth: 0,
-    razor_margin: 0,
     lmp_depth: 6,
     lmp_base: 3,
     lmp_scale: 100,
     lmp_power: 200,
-    lmp_pv: false,
-    singular_depth: 0,
-    singular_margin: 0,
-    fail_high_margin: 0,
-    cut_node_reduction: 0,
     lmr_divisor: 200,
+    ..Pruning::OFF
 };
 
 /// The options of xiangqi's main search: [`PRUNING`] and the shared defaults, with a table of
