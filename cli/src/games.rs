@@ -992,6 +992,7 @@ mod xiangqi_game {
                     EndReason::Checkmate => "checkmate",
                     EndReason::Stalemate => "stalemate: no legal move",
                     EndReason::PerpetualCheck => "perpetual check",
+                    EndReason::PerpetualChase => "perpetual chase",
                     EndReason::Repetition => "repetition",
                     EndReason::NoCaptureLimit => "60 moves without a capture",
                 }

@@ -172,9 +172,11 @@ pub trait Position: Clone + Send + Sync + 'static {
     /// `plies_from_root` is the distance of this position from the search root: a game can
     /// call a position repeated as soon as it repeats once after the root, but twice at or
     /// before it (Pikafish's convention). Returns the outcome the rules give, or `None` to
-    /// search on. Called before move generation at every node except the root. Default `None`.
+    /// search on. Called before move generation at every node except the root. A game may
+    /// play moves to judge (xiangqi replays a repetition cycle to see who chased) but must
+    /// leave the position as it found it. Default `None`.
     #[inline]
-    fn rule_outcome(&self, _plies_from_root: u32) -> Option<Outcome> {
+    fn rule_outcome(&mut self, _plies_from_root: u32) -> Option<Outcome> {
         None
     }
 }

@@ -38,6 +38,7 @@
 #![deny(missing_docs)]
 
 pub mod bench;
+mod chase;
 mod engine;
 pub use engine::{PRUNING, search_options};
 mod eval;
@@ -56,7 +57,7 @@ pub mod weights;
 pub use eval::{Eval, MATERIAL, MATERIAL_MG_EG, MaterialEval, PHASE_MAX};
 pub use fen::{FenError, ParseFenError, PlacementProblem, PositionError, START_FEN, Setup};
 pub use notation::{Illegal, MoveError, check_move};
-pub use position::{DEFAULT_NO_CAPTURE_LIMIT, EndReason, Position};
+pub use position::{COUNTED_CHECKS, DEFAULT_NO_CAPTURE_LIMIT, EndReason, Position};
 pub use see::SEE_VALUE;
 pub use types::{Move, Piece, PieceKind, Square};
 
@@ -222,7 +223,7 @@ impl game_core::Position for Position {
     /// Repetition (once after the root, twice at or before it), perpetual check (the side
     /// checking on every move of the cycle loses; both: draw) and the no-capture limit.
     #[inline]
-    fn rule_outcome(&self, plies_from_root: u32) -> Option<Outcome> {
+    fn rule_outcome(&mut self, plies_from_root: u32) -> Option<Outcome> {
         self.rule_end(plies_from_root as usize).map(|(o, _)| o)
     }
 }

@@ -117,6 +117,10 @@ pub enum EndReason {
     Stalemate,
     /// A position repeated while one side checked on every move of the cycle: that side loses.
     PerpetualCheck,
+    /// A position repeated while one side chased the same enemy piece on every move of the
+    /// cycle (checks count as chases), and the other did not: the chaser loses (Asian rules;
+    /// the definition is in `chase.rs`).
+    PerpetualChase,
     /// A position repeated (three times in a game, once inside a search), no one checking
     /// perpetually (or both): a draw.
     Repetition,
@@ -130,6 +134,7 @@ impl fmt::Display for EndReason {
             EndReason::Checkmate => "checkmate",
             EndReason::Stalemate => "stalemate (no legal move loses)",
             EndReason::PerpetualCheck => "perpetual check loses",
+            EndReason::PerpetualChase => "perpetual chase loses",
             EndReason::Repetition => "draw by repetition",
             EndReason::NoCaptureLimit => "draw: no capture within the move limit",
         })
@@ -168,6 +173,9 @@ pub struct Position {
     pub(crate) start_side: usize,
     pub(crate) no_capture_limit: u16,
 }
+
+/// Checks of each side that count towards the no-capture limit (AXF rules: later ones do not).
+pub const COUNTED_CHECKS: u16 = 10;
 
 /// History entries preallocated per position.
 const HISTORY_CAPACITY: usize = 1024;
@@ -261,6 +269,11 @@ impl MoveList {
             len: 0,
             moves: [Move(0); 256],
         }
+    }
+
+    /// The moves pushed so far.
+    pub(crate) fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len]
     }
 }
 
@@ -964,8 +977,9 @@ impl Position {
     }
 
     /// The game's end by rule, if it is over: no legal move (checkmate or stalemate: the side
-    /// to move loses), a position occurring for the third time (perpetual check loses, else a
-    /// draw), or the no-capture limit (draw). Judged as an arbiter would, not as a search does.
+    /// to move loses), a position occurring for the third time (perpetual check loses, then
+    /// perpetual chase, else a draw), or the no-capture limit (draw). Judged as an arbiter
+    /// would, not as a search does.
     #[must_use]
     pub fn game_end(&self) -> Option<(Outcome, EndReason)> {
         if !self.has_legal_move() {
@@ -976,18 +990,31 @@ impl Position {
             };
             return Some((Outcome::Win(self.side().opponent()), reason));
         }
-        self.rule_end(0)
+        if let Some(len) = self.repeated_cycle(0) {
+            return Some(self.clone().judge_cycle(len));
+        }
+        self.no_capture_end()
     }
 
-    /// Repetition, perpetual check and the no-capture limit, judged with a repetition needing
-    /// one repeat after the point `plies_from_root` plies back, or two at or before it.
-    pub(crate) fn rule_end(&self, plies_from_root: usize) -> Option<(Outcome, EndReason)> {
-        if let Some(r) = self.repetition(plies_from_root) {
-            return Some(r);
+    /// Repetition (perpetual check, perpetual chase) and the no-capture limit, judged with a
+    /// repetition needing one repeat after the point `plies_from_root` plies back, or two at
+    /// or before it. Judging a chase plays the cycle back and forth; the position is left as
+    /// it was.
+    pub(crate) fn rule_end(&mut self, plies_from_root: usize) -> Option<(Outcome, EndReason)> {
+        if let Some(len) = self.repeated_cycle(plies_from_root) {
+            return Some(self.judge_cycle(len));
         }
+        self.no_capture_end()
+    }
+
+    /// The no-capture draw, unless the side to move is checkmated at that moment. Checks
+    /// beyond the tenth of each side since the last capture do not count towards the limit
+    /// (AXF rules; `shared/docs/xiangqi.md`).
+    fn no_capture_end(&self) -> Option<(Outcome, EndReason)> {
         let st = self.state();
         if self.no_capture_limit > 0
             && st.clock >= self.no_capture_limit
+            && st.clock - self.uncounted_checks() >= self.no_capture_limit
             && (!st.in_check || self.has_legal_move())
         {
             return Some((Outcome::Draw, EndReason::NoCaptureLimit));
@@ -995,7 +1022,30 @@ impl Position {
         None
     }
 
-    fn repetition(&self, plies_from_root: usize) -> Option<(Outcome, EndReason)> {
+    /// Checks since the last capture beyond the first [`COUNTED_CHECKS`] of each side (only
+    /// moves in this position's history are seen, not those before its set-up).
+    fn uncounted_checks(&self) -> u16 {
+        let h = &self.history;
+        let n = h.len() - 1;
+        let window = (h[n].clock as usize).min(n);
+        let mut checks = [0u16; 2];
+        // The move that led to h[n - i] was made by the side not to move there.
+        for i in 0..window {
+            if h[n - i].in_check {
+                checks[i % 2] += 1;
+            }
+        }
+        checks
+            .iter()
+            .map(|&c| c.saturating_sub(COUNTED_CHECKS))
+            .sum()
+    }
+
+    /// The length in plies of the repetition cycle that ends the game here, if the current
+    /// position repeats one within the reversible window: once after the point
+    /// `plies_from_root` plies back suffices, at or before it the position must have occurred
+    /// twice (three times in all).
+    fn repeated_cycle(&self, plies_from_root: usize) -> Option<usize> {
         let h = &self.history;
         let n = h.len() - 1;
         let cur = &h[n];
@@ -1019,20 +1069,7 @@ impl Position {
             i += 2;
         }
         let i = first?;
-        // Once after the root suffices; at or before it, the position must have occurred twice.
-        if !(i < plies_from_root || count >= 2) {
-            return None;
-        }
-        let j = n - i;
-        // Moves j+1..=n; the side not to move made moves n, n-2, ...; the side to move n-1, ...
-        let them = (j + 1..=n).rev().step_by(2).all(|t| h[t].in_check);
-        let us = (j + 1..n).rev().step_by(2).all(|t| h[t].in_check);
-        let me = self.side();
-        Some(match (us, them) {
-            (false, true) => (Outcome::Win(me), EndReason::PerpetualCheck),
-            (true, false) => (Outcome::Win(me.opponent()), EndReason::PerpetualCheck),
-            _ => (Outcome::Draw, EndReason::Repetition),
-        })
+        (i < plies_from_root || count >= 2).then_some(i)
     }
 
     /// The packed (opening, endgame) material + piece-square score of [`crate::Eval`]
@@ -1106,7 +1143,8 @@ mod tests {
     use super::*;
 
     /// A position whose history is a 4-ply cycle with the given "gave check" flags for the
-    /// moves 1..=4 (move 4 was made by the side not to move now).
+    /// moves 1..=4 (move 4 was made by the side not to move now). The moves themselves are
+    /// blank, so only cycles that a check decides can be judged (a chase is replayed).
     fn cycle(checks: [bool; 4]) -> Position {
         let mut p = Position::startpos();
         let k0 = p.key;
@@ -1137,10 +1175,6 @@ mod tests {
         );
         assert_eq!(
             cycle([true, true, true, true]).rule_end(5),
-            Some((Outcome::Draw, EndReason::Repetition))
-        );
-        assert_eq!(
-            cycle([false, true, false, false]).rule_end(5),
             Some((Outcome::Draw, EndReason::Repetition))
         );
         assert_eq!(

@@ -392,3 +392,75 @@ fn moves_played_lists_the_game() {
     assert_eq!(p.fullmove_number(), 2);
     assert_eq!(p.plies_played(), 2);
 }
+
+#[test]
+fn checks_beyond_ten_a_side_do_not_count_towards_the_no_capture_limit() {
+    // A rook and a horse against a lone king give many checks without captures. The test
+    // counts each side's checks itself and expects the draw exactly when the plies minus
+    // the checks beyond the tenth of each side reach the limit.
+    let limit = 60u16;
+    let mut delayed_draws = 0;
+    for seed in 1..=60u64 {
+        let mut p = pos("3k4r/9/9/9/9/9/9/9/4N4/R4K3 w - - 0 1");
+        p.set_no_capture_limit(limit);
+        let mut rng = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let mut checks = [0u16; 2];
+        let mut saw_excess = false;
+        for ply in 1..=200u16 {
+            let moves: Vec<_> = p
+                .legal_moves()
+                .into_iter()
+                .filter(|&m| p.piece_on(m.to()).is_none())
+                .collect();
+            if moves.is_empty() {
+                break;
+            }
+            // Prefer checks, so that a side passes ten of them.
+            let checking: Vec<_> = moves
+                .iter()
+                .copied()
+                .filter(|&m| {
+                    let mut q = p.clone();
+                    q.play(m);
+                    q.is_check()
+                })
+                .collect();
+            rng = rng
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let pick = (rng >> 33) as usize;
+            let mv = if !checking.is_empty() && pick % 3 != 0 {
+                checking[pick % checking.len()]
+            } else {
+                moves[pick % moves.len()]
+            };
+            let mover = p.side().index();
+            p.play(mv);
+            if p.is_check() {
+                checks[mover] += 1;
+            }
+            let excess: u16 = checks.iter().map(|&c| c.saturating_sub(10)).sum();
+            saw_excess |= excess > 0;
+            let counted = ply - excess;
+            match p.game_end() {
+                Some((_, EndReason::NoCaptureLimit)) => {
+                    assert_eq!(
+                        counted, limit,
+                        "seed {seed}: drawn at {ply} plies, {checks:?} checks"
+                    );
+                    delayed_draws += usize::from(saw_excess);
+                    break;
+                }
+                Some(_) => break,
+                None => assert!(
+                    counted < limit,
+                    "seed {seed}: no draw at {ply} plies, {checks:?} checks"
+                ),
+            }
+        }
+    }
+    assert!(
+        delayed_draws >= 5,
+        "only {delayed_draws} walks passed ten checks and drew"
+    );
+}
