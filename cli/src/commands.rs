@@ -218,18 +218,18 @@ pub fn analyze(
     let mut out = io::stdout().lock();
     if let Some(end) = game.ending() {
         if json {
-            let value = serde_json::json!({
+            let mut value = serde_json::json!({
                 "result": end.result_tag(),
                 "winner": end.outcome.winner().map(|s| game.side_name(s).to_ascii_lowercase()),
                 "reason": end.reason,
                 "bestmove": null,
-                "score_cp": null,
                 "mate": null,
                 "depth": 0,
                 "nodes": 0,
                 "time_ms": 0,
                 "pv": [],
             });
+            value[game.score_field()] = serde_json::Value::Null;
             writeln!(out, "{value}")?;
         } else {
             writeln!(out, "result {}", end.result_tag())?;
@@ -246,9 +246,7 @@ pub fn analyze(
         }
     });
     if json {
-        let value = serde_json::to_string(&thought)
-            .map_err(|e| CliError::Failed(format!("cannot write JSON: {e}")))?;
-        writeln!(out, "{value}")?;
+        writeln!(out, "{}", thought.to_json())?;
     } else {
         writeln!(
             out,

@@ -10,7 +10,6 @@ use std::time::Duration;
 
 use game_core::search::{Limits, Report, Searcher};
 use game_core::{Evaluate, Outcome, Position, Score, ScoreView, Side};
-use serde::Serialize;
 
 /// Engine resources for a session.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -205,6 +204,12 @@ pub trait Rules: Position {
         self.play(mv);
     }
 
+    /// Whether scores are centipawns a GUI reads (`score_cp` in JSON; xiangqi) rather than
+    /// evaluation units (`score`; the stone games). Default false.
+    fn score_in_centipawns(&self) -> bool {
+        false
+    }
+
     /// Own moves to the forced result for a mate distance of `plies` (negative: a loss).
     /// Default: sides alternate every ply (UCI `mate`).
     fn mate_moves(&self, plies: i32) -> i32 {
@@ -358,12 +363,15 @@ pub struct Info {
     pub pv: Vec<String>,
 }
 
-/// An engine decision in notation: what `analyze --json` prints.
-#[derive(Clone, Debug, Serialize)]
+/// An engine decision in notation: what `analyze` prints (as text, or JSON by
+/// [`Thought::to_json`]).
+#[derive(Clone, Debug)]
 pub struct Thought {
     /// The turn to play (`h8`, `h2e2`, connect6 `j9l11`); `None` when the game is over.
     pub bestmove: Option<String>,
-    /// The score in centi-units for the side to move, or `None` for a forced result.
+    /// The evaluation for the side to move in the game's units (xiangqi: centipawns where a
+    /// horse is 100, UCCI's convention; stone games: evaluation units, an open three about
+    /// 200), or `None` for a forced result.
     pub score_cp: Option<i32>,
     /// Own moves to a forced win (negative: to a forced loss), or `None`.
     pub mate: Option<i32>,
@@ -376,24 +384,49 @@ pub struct Thought {
     /// Principal variation, one string per turn.
     pub pv: Vec<String>,
     /// The best move in other notations for people (xiangqi WXF and Chinese); not in JSON.
-    #[serde(skip)]
     pub note: Option<String>,
+    /// The names of the side to move and of the other side, for [`Thought::score_text`].
+    pub sides: [&'static str; 2],
+    /// The JSON name of the score: `score_cp` for xiangqi (centipawns, as GUIs read them),
+    /// `score` for the stone games (evaluation units, not pawns).
+    pub score_field: &'static str,
 }
 
 impl Thought {
-    /// The score in words: `+35`, `win in 3`, `loss in 2`.
+    /// The score in words, naming the side it favours: `Red +0.35`, `White wins in 3`.
     #[must_use]
     pub fn score_text(&self) -> String {
-        score_words(self.score_cp, self.mate)
+        score_words(self.score_cp, self.mate, self.sides)
+    }
+
+    /// The JSON object of `analyze --json`: `bestmove`, the score under
+    /// [`Thought::score_field`] (side to move's view, `null` for a forced result), `mate`,
+    /// `depth`, `nodes`, `time_ms`, `pv`.
+    #[must_use]
+    pub fn to_json(&self) -> serde_json::Value {
+        let mut v = serde_json::Map::new();
+        v.insert("bestmove".into(), serde_json::json!(self.bestmove));
+        v.insert(self.score_field.into(), serde_json::json!(self.score_cp));
+        v.insert("mate".into(), serde_json::json!(self.mate));
+        v.insert("depth".into(), serde_json::json!(self.depth));
+        v.insert("nodes".into(), serde_json::json!(self.nodes));
+        v.insert("time_ms".into(), serde_json::json!(self.time_ms));
+        v.insert("pv".into(), serde_json::json!(self.pv));
+        serde_json::Value::Object(v)
     }
 }
 
-fn score_words(cp: Option<i32>, mate: Option<i32>) -> String {
+/// A score for people: the side it favours and the evaluation in hundreds of units
+/// (`White +2.06`), or who wins a forced result in how many of their own moves
+/// (`Black wins in 3`). `sides` is the side to move, then the other.
+fn score_words(cp: Option<i32>, mate: Option<i32>, sides: [&str; 2]) -> String {
+    let [me, other] = sides;
     match (cp, mate) {
-        (_, Some(m)) if m > 0 => format!("win in {m}"),
-        (_, Some(m)) if m < 0 => format!("loss in {}", -m),
+        (_, Some(m)) if m > 0 => format!("{me} wins in {m}"),
+        (_, Some(m)) if m < 0 => format!("{other} wins in {}", -m),
         (_, Some(_)) => "game over".to_string(),
-        (Some(cp), None) => format!("{cp:+}"),
+        (Some(cp), None) if cp < 0 => format!("{other} +{:.2}", f64::from(-cp) / 100.0),
+        (Some(cp), None) => format!("{me} +{:.2}", f64::from(cp) / 100.0),
         (None, None) => "?".to_string(),
     }
 }
@@ -408,6 +441,8 @@ pub trait Game {
     fn side_to_move(&self) -> Side;
     /// A side's name in this game.
     fn side_name(&self, side: Side) -> &'static str;
+    /// The JSON name of the score ([`Thought::score_field`]).
+    fn score_field(&self) -> &'static str;
     /// The end of the game, if over.
     fn ending(&self) -> Option<Ending>;
     /// The board for a terminal.
@@ -469,6 +504,12 @@ impl<R: Rules> Session<R> {
         }
     }
 
+    /// The names of the side to move of `pos` and of the other side.
+    fn sides(pos: &R) -> [&'static str; 2] {
+        let side = pos.side_to_move();
+        [R::side_name(side), R::side_name(side.opponent())]
+    }
+
     /// Plies in notation grouped into turns, from `pos`.
     fn turn_texts(pos: &R, plies: &[R::Move]) -> Vec<String> {
         let mut pos = pos.clone();
@@ -503,6 +544,8 @@ impl<R: Rules> Session<R> {
             },
             score_cp,
             mate,
+            sides: Self::sides(&self.pos),
+            score_field: self.score_field(),
             depth: decision.depth,
             nodes: decision.nodes,
             time_ms: decision.time_ms,
@@ -524,7 +567,7 @@ impl<R: Rules> Session<R> {
             };
             info(&Info {
                 depth: p.depth,
-                score: score_words(cp, mate),
+                score: score_words(cp, mate, Self::sides(pos)),
                 nodes: p.nodes,
                 nps: p.nodes * 1000 / p.time_ms.max(1),
                 time_ms: p.time_ms,
@@ -546,6 +589,14 @@ impl<R: Rules> Game for Session<R> {
 
     fn side_to_move(&self) -> Side {
         self.pos.side_to_move()
+    }
+
+    fn score_field(&self) -> &'static str {
+        if self.pos.score_in_centipawns() {
+            "score_cp"
+        } else {
+            "score"
+        }
     }
 
     fn side_name(&self, side: Side) -> &'static str {

@@ -946,6 +946,10 @@ mod xiangqi_game {
     }
 
     impl Rules for Xq {
+        fn score_in_centipawns(&self) -> bool {
+            true
+        }
+
         type Engine = Searcher<Xq, Eval>;
 
         fn new_engine(config: &EngineConfig) -> Self::Engine {

@@ -405,6 +405,31 @@ pub fn live_line(i: &Info) -> String {
     )
 }
 
+/// A line typed at the prompt as text: UTF-8, or else GB18030 (which includes GBK and
+/// GB2312: a Chinese terminal typing 炮二平五 sends it so).
+///
+/// # Errors
+/// Where the bytes stop being UTF-8, when they are no GB18030 text either.
+fn decode_line(bytes: Vec<u8>) -> Result<String, String> {
+    match String::from_utf8(bytes) {
+        Ok(line) => Ok(line),
+        Err(e) => {
+            let bytes = e.as_bytes();
+            if let Some(text) =
+                encoding_rs::GB18030.decode_without_bom_handling_and_without_replacement(bytes)
+            {
+                return Ok(text.into_owned());
+            }
+            let at = e.utf8_error().valid_up_to();
+            Err(format!(
+                "the line is neither UTF-8 nor GB18030 text (byte {:#04x} at byte {}): type it again",
+                bytes[at],
+                at + 1
+            ))
+        }
+    }
+}
+
 fn prompt(
     input: &mut dyn BufRead,
     out: &mut dyn Write,
@@ -419,18 +444,10 @@ fn prompt(
             writeln!(out)?;
             return Ok(None);
         }
-        match String::from_utf8(bytes) {
+        match decode_line(bytes) {
             Ok(line) => break line.trim().to_string(),
-            // A line in another encoding (a GBK terminal) is refused; the game goes on.
-            Err(e) => {
-                let at = e.utf8_error().valid_up_to();
-                let byte = e.as_bytes()[at];
-                writeln!(
-                    out,
-                    "the line is not UTF-8 text (byte {byte:#04x} at byte {}): type it again in UTF-8",
-                    at + 1
-                )?;
-            }
+            // A line in no encoding we read is refused; the game goes on.
+            Err(why) => writeln!(out, "{why}")?,
         }
     };
     if config.echo {
@@ -609,5 +626,135 @@ mod tests {
             "{out}"
         );
         assert!(out.contains("The game is over (X resigned)"), "{out}");
+    }
+
+    /// Random lines (bytes in no encoding, control characters, command words with random
+    /// arguments, coordinates) at the prompt of every real game never end the game or the
+    /// program: after 2,000 of them `moves` is still answered.
+    #[test]
+    fn random_lines_at_every_prompt_are_answered_and_the_game_goes_on() {
+        const WORDS: &[&str] = &[
+            "undo",
+            "moves",
+            "help",
+            "h8",
+            "j10",
+            "j9l11",
+            "h2e2",
+            "C2.5",
+            "炮二平五",
+            "a1",
+            "z99",
+            "12,7",
+            "load",
+            "~",
+            "-",
+            "0",
+            "999999999999",
+            "\u{7}",
+            "é",
+            "",
+        ];
+        let games: Vec<(&str, Box<dyn Game>)> = vec![
+            (
+                "gomoku",
+                Box::new(Session::new(
+                    gomoku::Board::new(15, gomoku::Rule::Freestyle).unwrap(),
+                    &EngineConfig::small(),
+                )),
+            ),
+            (
+                "renju",
+                Box::new(Session::new(
+                    gomoku::Board::new(15, gomoku::Rule::Renju).unwrap(),
+                    &EngineConfig::small(),
+                )),
+            ),
+            (
+                "connect6",
+                Box::new(Session::new(
+                    connect6::Connect6::standard(),
+                    &EngineConfig::small(),
+                )),
+            ),
+            (
+                "xiangqi",
+                Box::new(Session::new(
+                    xiangqi::Position::startpos(),
+                    &EngineConfig::small(),
+                )),
+            ),
+        ];
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (state >> 33) as usize
+        };
+        for (name, mut game) in games {
+            let mut script = Vec::new();
+            let mut lines = 0;
+            while lines < 2_000 {
+                let mut line = Vec::new();
+                match next() % 3 {
+                    0 => {
+                        // Raw bytes, newlines excepted.
+                        for _ in 0..next() % 12 {
+                            let b = (next() % 256) as u8;
+                            line.push(if b == b'\n' { b' ' } else { b });
+                        }
+                    }
+                    1 => {
+                        line.extend_from_slice(WORDS[next() % WORDS.len()].as_bytes());
+                        line.push(b' ');
+                        line.extend_from_slice(WORDS[next() % WORDS.len()].as_bytes());
+                    }
+                    _ => {
+                        let letter = b'a' + (next() % 27) as u8;
+                        line.extend_from_slice(
+                            format!("{}{}", letter as char, next() % 21).as_bytes(),
+                        );
+                    }
+                }
+                // Commands that end the session or write files are not what is tested here.
+                let text = String::from_utf8_lossy(&line).trim().to_ascii_lowercase();
+                let first = text.split_whitespace().next().unwrap_or("");
+                if matches!(
+                    first,
+                    "quit" | "exit" | "q" | "resign" | "save" | "save!" | "hint"
+                ) {
+                    continue;
+                }
+                script.extend_from_slice(&line);
+                script.push(b'\n');
+                lines += 1;
+            }
+            script.extend_from_slice(b"moves\nquit\n");
+            let config = PlayConfig {
+                players: [Player::Human; 2],
+                budget: Budget {
+                    depth: Some(1),
+                    ..Budget::default()
+                },
+                style: Style {
+                    unicode: false,
+                    color: false,
+                    flipped: false,
+                },
+                echo: false,
+                live_in_place: false,
+                live_lines: false,
+            };
+            let (mut out, mut err) = (Vec::new(), Vec::new());
+            run(game.as_mut(), &config, &mut &script[..], &mut out, &mut err)
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            let out = String::from_utf8_lossy(&out);
+            let tail = &out[out.len().saturating_sub(4_000)..];
+            assert!(
+                tail.contains("legal move") || tail.contains("The game is over"),
+                "{name}: the last 'moves' got no answer:\n{tail}"
+            );
+        }
     }
 }

@@ -337,6 +337,67 @@ fn xiangqi_fakes_draw_by_repetition_over_ucci_and_uci() {
     }
     assert_eq!(recs[0].tags["Red"], "u1");
     assert_eq!(recs[1].tags["Red"], "u2");
+    // Each engine made 4 moves a game.
+    for name in ["u1", "u2"] {
+        let line = out
+            .lines()
+            .find(|l| l.starts_with(&format!("Time per move, {name}: mean ")))
+            .unwrap_or_else(|| panic!("no time line for {name}: {out}"));
+        assert!(line.ends_with(" over 8 moves"), "{line}");
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn engines_that_ignore_quit_are_killed_with_what_they_started() {
+    use std::time::{Duration, Instant};
+    let pid_file = temp("stubborn.pids");
+    let fake = fixture("xiangqi_fake.sh");
+    let spec = |name: &str| {
+        format!(
+            "cmd={fake},proto=ucci,name={name},arg=ucci,arg=stubborn,arg={}",
+            pid_file.display()
+        )
+    };
+    let out = qi_match(&[
+        "xiangqi",
+        "--engine",
+        &spec("s1"),
+        "--engine",
+        &spec("s2"),
+        "--openings",
+        &fixture("xiangqi_startpos.txt"),
+        "--games",
+        "2",
+        "--movetime",
+        "100ms",
+        "--margin",
+        "2s",
+    ]);
+    assert_eq!(finished_lines(&out).len(), 2, "{out}");
+    let text = std::fs::read_to_string(&pid_file).expect("the fakes wrote their PIDs");
+    let pids: Vec<u32> = text
+        .split_whitespace()
+        .map(|p| p.parse().expect("a PID"))
+        .collect();
+    assert!(pids.len() >= 4, "two engines and their sleeps: {text}");
+    // A killed process may stay a zombie until it is reaped: that counts as gone.
+    let alive = |pid: u32| {
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+            !stat
+                .rsplit(')')
+                .next()
+                .unwrap_or("")
+                .trim_start()
+                .starts_with('Z')
+        })
+    };
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while pids.iter().any(|&p| alive(p)) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let left: Vec<u32> = pids.iter().copied().filter(|&p| alive(p)).collect();
+    assert!(left.is_empty(), "still running after the match: {left:?}");
 }
 
 #[test]

@@ -464,11 +464,20 @@ fn analyze_json() {
         assert!(o.status.success(), "{args:?}: {}", stderr(&o));
         let out = stdout(&o);
         let v: serde_json::Value = serde_json::from_str(&out).expect("one JSON object");
-        for key in [
-            "bestmove", "score_cp", "mate", "depth", "nodes", "time_ms", "pv",
-        ] {
+        let score = if args[1] == "xiangqi" {
+            "score_cp"
+        } else {
+            "score"
+        };
+        for key in ["bestmove", score, "mate", "depth", "nodes", "time_ms", "pv"] {
             assert!(v.get(key).is_some(), "{key} missing in {out}");
         }
+        let other = if score == "score" {
+            "score_cp"
+        } else {
+            "score"
+        };
+        assert!(v.get(other).is_none(), "{other} in {out}");
         text.push_str(&format!("{}\n{out}\n", args[1..].join(" ")));
     }
     assert!(
@@ -477,7 +486,7 @@ fn analyze_json() {
     );
     assert!(text.contains(r#""mate":-2"#), "{text}");
     assert!(
-        text.contains(r#""bestmove":"h12","score_cp":null,"mate":1"#),
+        text.contains(r#""bestmove":"h12","score":null,"mate":1"#),
         "{text}"
     );
     assert!(text.contains(r#""result":"1-0""#), "{text}");
@@ -682,14 +691,16 @@ fn bad_moves_in_play_reprompt_with_state_unchanged() {
 }
 
 #[test]
-fn a_line_that_is_not_utf8_is_refused_and_the_game_goes_on() {
-    // 炮二平五 in GBK, then a stone: the GBK line is refused with its first bad byte, the
-    // stone after it is played (the board shows it), and the game ends by `quit`.
+fn a_gbk_move_is_read_and_other_bytes_are_refused_without_ending_the_game() {
+    // 炮二平五 in GBK (a Chinese terminal) is read as GB18030 and played as h2e2; a line of
+    // bytes that no encoding reads (0xff) is refused with its first bad byte, and the game
+    // goes on: h9g7 is played after it.
     let mut stdin = b"\xc5\xda\xb6\xfe\xc6\xbd\xce\xe5\n".to_vec();
-    stdin.extend_from_slice(b"d4\nquit\n");
+    stdin.extend_from_slice(b"\xff\xfe\n");
+    stdin.extend_from_slice(b"h9g7\nquit\n");
     let o = qi()
         .args([
-            "play", "gomoku", "--black", "human", "--white", "human", "--ascii", "--size", "7",
+            "play", "xiangqi", "--red", "human", "--black", "human", "--ascii",
         ])
         .write_stdin(stdin)
         .output()
@@ -697,10 +708,17 @@ fn a_line_that_is_not_utf8_is_refused_and_the_game_goes_on() {
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(
-        out.contains("the line is not UTF-8 text (byte 0xc5 at byte 1)"),
+        out.contains("the line is neither UTF-8 nor GB18030 text (byte 0xff at byte 1)"),
         "{out}"
     );
-    assert!(out.contains("White to move"), "d4 was not played:\n{out}");
+    assert!(
+        out.contains("Red plays h2e2"),
+        "the GBK move was not played:\n{out}"
+    );
+    assert!(
+        out.contains("Black plays h9g7"),
+        "the game did not go on:\n{out}"
+    );
 }
 
 #[test]
@@ -1066,7 +1084,7 @@ fn connect6_analyze_of_a_one_stone_win_names_a_legal_turn() {
     );
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
-    assert!(out.contains("score win in 1"), "{out}");
+    assert!(out.contains("score Black wins in 1"), "{out}");
     let turn = out
         .lines()
         .find_map(|l| l.strip_prefix("bestmove "))

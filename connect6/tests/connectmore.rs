@@ -4,6 +4,15 @@
 use connect6::connectmore::{Session, run};
 use game_core::Outcome;
 
+/// Cases per property: `PROPTEST_CASES` when set (a bulk fuzz run: `PROPTEST_CASES=2000`),
+/// else `default` (the suite's own count).
+fn cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
 fn session(input: &str) -> String {
     let mut out = Vec::new();
     run(input.as_bytes(), &mut out).unwrap();
@@ -86,7 +95,7 @@ fn engine_plays_itself_to_the_end_without_errors() {
 }
 
 proptest::proptest! {
-    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(cases(64)))]
     /// Garbage never kills the loop: every line is answered by at most a move, a board or an
     /// error, and the session keeps going.
     #[test]

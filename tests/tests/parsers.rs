@@ -7,6 +7,15 @@ use game_core::Position;
 use gomoku::{Board, Rule};
 use proptest::prelude::*;
 
+/// Cases per property: `PROPTEST_CASES` when set (a bulk fuzz run: `PROPTEST_CASES=2000`),
+/// else `default` (the suite's own count).
+fn cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
 /// Text that looks like the inputs: notation characters, digits, separators, CJK numerals and
 /// piece names, and arbitrary Unicode now and then.
 fn text() -> impl Strategy<Value = String> {
@@ -77,7 +86,7 @@ const SGF: &[&str] = &[
 ];
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig::with_cases(cases(512)))]
 
     #[test]
     fn xiangqi_fen_never_panics(s in prop_oneof![text(), mutated(FENS)]) {
@@ -185,7 +194,7 @@ const CONNECTMORE: &[&str] = &[
 ];
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig::with_cases(cases(64)))]
 
     #[test]
     fn gomocup_loop_survives_any_session(lines in session(GOMOCUP)) {

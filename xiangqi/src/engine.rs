@@ -213,6 +213,9 @@ pub(crate) struct GoRequest {
     pub infinite: bool,
     /// Ponder: search until `ponderhit` (then the clock applies) or `stop`.
     pub ponder: bool,
+    /// UCCI `go depth 0`: report the static evaluation (`info depth 0 score S`) and answer
+    /// `nobestmove`, searching nothing (UCCI 3.0, `go`).
+    pub static_only: bool,
 }
 
 /// What the protocol thread and the search thread share about one search.
@@ -410,6 +413,13 @@ impl<W: Write + Send + 'static> Engine<W> {
     /// Starts a search on its own thread; it writes `info` lines and the best move itself.
     pub fn go(&mut self, request: GoRequest) {
         self.idle();
+        if request.static_only {
+            use game_core::Evaluate;
+            let score = Eval.evaluate(&self.position);
+            let _ = self.send(&format!("info depth 0 score {score}"));
+            let _ = self.send(self.dialect.no_move_line());
+            return;
+        }
         let searcher = self.searcher.take().expect("idle engine owns its searcher");
         let mut limits = request.limits;
         limits.excluded_moves.extend(self.banned.iter().copied());

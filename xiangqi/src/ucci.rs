@@ -13,8 +13,10 @@
 //! Replies: `info depth D score S pv ...` per completed iteration (S a plain integer, 100 =
 //! a horse; a forced win in `p` plies is `10000 - p`, a loss `-(10000 - p)`), `info time T
 //! nodes N nps .. seldepth .. hashfull ..`, then `bestmove M [ponder M2]`, or `nobestmove`
-//! when the side to move has no legal move (or every move is banned). A malformed line gets
-//! `info string error: ...` and changes nothing.
+//! when the side to move has no legal move (or every move is banned). `go depth 0` is
+//! answered with the static evaluation, `info depth 0 score S`, and `nobestmove`; `stop` and
+//! `ponderhit` are commands of the thinking state, so when idle they are ignored without a
+//! reply (UCCI 3.0). A malformed line gets `info string error: ...` and changes nothing.
 
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
@@ -204,6 +206,8 @@ impl<W: Write + Send + 'static> Session<W> {
                 "infinite" => request.infinite = true,
                 "depth" => {
                     let d: u32 = number("depth", it.next())?;
+                    // UCCI 3.0: depth 0 asks for the static evaluation and `nobestmove`.
+                    request.static_only = d == 0;
                     request.limits.depth = Some(d.clamp(1, game_core::search::MAX_DEPTH));
                 }
                 "nodes" => request.limits.nodes = Some(number("nodes", it.next())?),

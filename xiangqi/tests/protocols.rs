@@ -245,6 +245,36 @@ fn end_of_input() {
     assert!(out.text().contains("bestmove "));
 }
 
+/// UCCI 3.0: `go depth 0` asks only for the static evaluation, answered with `nobestmove`;
+/// `stop` and `ponderhit` belong to the thinking state, so when idle they get no reply.
+#[test]
+fn ucci_depth_zero_and_idle_stop() {
+    let out = Transcript::default();
+    xiangqi::ucci::run(
+        &b"ucci\nstop\nponderhit\nposition startpos moves h2e2\ngo depth 0\nisready\nquit\n"[..],
+        out.clone(),
+    )
+    .unwrap();
+    let text = out.text();
+    let after_ucciok: Vec<&str> = text
+        .lines()
+        .skip_while(|l| *l != "ucciok")
+        .skip(1)
+        .collect();
+    // Red's central cannon is worth something to Black, the side to move: a negative score.
+    assert_eq!(after_ucciok.len(), 4, "{text}");
+    let score: i32 = after_ucciok[0]
+        .strip_prefix("info depth 0 score ")
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("not a static score line: {}", after_ucciok[0]));
+    assert!(score < 0, "{text}");
+    assert_eq!(
+        after_ucciok[1..],
+        ["nobestmove", "readyok", "bye"],
+        "{text}"
+    );
+}
+
 /// A state change in the middle of a long finite search (`go depth 60`, which would run for
 /// hours) stops that search, which answers first; the loop never stops reading, so `isready`
 /// and `quit` are answered at once. Found by driving the servers like a hasty GUI.
@@ -383,8 +413,17 @@ mod garbage {
         prop::collection::vec(prop::sample::select(WORDS), 0..8).prop_map(|w| w.join(" "))
     }
 
+    /// Cases per property: `PROPTEST_CASES` when set (a bulk fuzz run: `PROPTEST_CASES=2000`),
+    /// else `default` (the suite's own count).
+    fn cases(default: u32) -> u32 {
+        std::env::var("PROPTEST_CASES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default)
+    }
+
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(48))]
+        #![proptest_config(ProptestConfig::with_cases(cases(48)))]
 
         /// Random lines never make a server panic or stop answering: after them, `isready`
         /// still gets `readyok` and a depth-1 search from the start still gives a move.

@@ -129,6 +129,13 @@ pub struct Client {
 /// word of a command that arrives then (`TURN 8,8` reads as `8,8`, an unknown command).
 const GOMOCUP_SETTLE: Duration = Duration::from_millis(15);
 
+/// Whether `line` is a ConnectMore answer to `name`: `name <engine name>`. A help text that
+/// an engine prints first (Cloudict: `name        - print the name of the engine`) is not.
+fn is_name_reply(line: &str) -> bool {
+    let mut words = line.split_whitespace();
+    words.next() == Some("name") && words.next().is_some_and(|w| !w.starts_with('-'))
+}
+
 fn recv_fault(e: RecvError, waiting_for: &str, timeout: Duration) -> Fault {
     match e {
         RecvError::Eof(how) => Fault::Crash(format!("{how} (while waiting for {waiting_for})")),
@@ -258,7 +265,7 @@ impl Client {
                     if l.to_ascii_lowercase().starts_with("error") {
                         return Err(Fault::Protocol(format!("engine said '{l}' to 'name'")));
                     }
-                    Ok(l.starts_with("name").then_some(()))
+                    Ok(is_name_reply(l).then_some(()))
                 })?;
                 for (k, v) in &options {
                     match (self.is_qi, k.to_ascii_lowercase().as_str()) {
@@ -575,5 +582,20 @@ impl Client {
     /// Kills the engine at once (after a crash, a time forfeit or a protocol error).
     pub fn kill(self) {
         self.proc.stop(None, Duration::ZERO);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_name_reply;
+
+    #[test]
+    fn a_name_reply_is_told_from_help_text() {
+        assert!(is_name_reply("name Cloudict"));
+        assert!(is_name_reply("name qi connect6 0.1.0"));
+        assert!(!is_name_reply("name        - print the name of the engine"));
+        assert!(!is_name_reply("name"));
+        assert!(!is_name_reply("names of commands:"));
+        assert!(!is_name_reply("  help - this text"));
     }
 }

@@ -1,6 +1,12 @@
 //! Engines of a match: how they are named on the command line ([`EngineSpec`]) and the
 //! running child process ([`Proc`]) whose output a thread reads into a channel, so the
 //! referee can wait for a line with a deadline.
+//!
+//! Every engine runs in a process group of its own, and the whole group is killed when the
+//! engine is stopped (after a grace for `quit`), dropped, or when `qi match` itself is
+//! interrupted (SIGINT, SIGTERM, SIGHUP: [`install_signal_handler`]), so no engine, nor a
+//! process an engine started, outlives the match, even one that ignores `quit` and the end
+//! of its input (ElephantEye does).
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
@@ -184,29 +190,101 @@ pub enum RecvError {
     Eof(String),
 }
 
+/// Process groups of the running engines (0 = a free slot), read by the signal handler,
+/// which may not take locks.
+#[cfg(unix)]
+static GROUPS: [std::sync::atomic::AtomicI32; 256] =
+    [const { std::sync::atomic::AtomicI32::new(0) }; 256];
+
+/// Remembers the process group `pid` for the signal handler (forgotten when the slots are
+/// full: the group is still killed when its [`Proc`] ends).
+#[cfg(unix)]
+fn register_group(pid: i32) {
+    use std::sync::atomic::Ordering;
+    for slot in &GROUPS {
+        if slot
+            .compare_exchange(0, pid, Ordering::AcqRel, Ordering::Acquire)
+            .is_ok()
+        {
+            return;
+        }
+    }
+}
+
+/// Kills the process group `pid` and forgets it.
+#[cfg(unix)]
+fn kill_group(pid: i32) {
+    use std::sync::atomic::Ordering;
+    // SAFETY: kill(2) with a negative pid signals the process group; no memory is touched.
+    unsafe {
+        libc::kill(-pid, libc::SIGKILL);
+    }
+    for slot in &GROUPS {
+        let _ = slot.compare_exchange(pid, 0, Ordering::AcqRel, Ordering::Acquire);
+    }
+}
+
+#[cfg(unix)]
+extern "C" fn on_signal(signal: libc::c_int) {
+    use std::sync::atomic::Ordering;
+    for slot in &GROUPS {
+        let pid = slot.load(Ordering::Acquire);
+        if pid > 0 {
+            // SAFETY: kill(2) is async-signal-safe.
+            unsafe {
+                libc::kill(-pid, libc::SIGKILL);
+            }
+        }
+    }
+    // SAFETY: _exit(2) is async-signal-safe; the shell sees 128 + the signal number.
+    unsafe { libc::_exit(128 + signal) }
+}
+
+/// Makes SIGINT, SIGTERM and SIGHUP kill every engine's process group before `qi` exits
+/// (with status 128 + the signal number). Call once before engines start.
+pub fn install_signal_handler() {
+    #[cfg(unix)]
+    // SAFETY: `on_signal` only calls async-signal-safe functions and reads atomics.
+    unsafe {
+        let handler = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
+        for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+            libc::signal(signal, handler);
+        }
+    }
+}
+
 /// A running engine process: its stdin, and a channel of its stdout lines read by a thread.
 pub struct Proc {
     child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<Option<String>>,
     eof: bool,
+    /// The process group has been killed (see [`Proc::kill`]).
+    killed: bool,
     /// Where every line sent (`>`) and received (`<`) is logged, and this engine's label.
     pub log: Option<(Log, String)>,
 }
 
 impl Proc {
-    /// Starts `program args...` with piped stdin/stdout (stderr discarded).
+    /// Starts `program args...` in a process group of its own, with piped stdin/stdout
+    /// (stderr discarded).
     ///
     /// # Errors
     /// The spawn error, with the program's name.
     pub fn spawn(program: &std::path::Path, args: &[String]) -> Result<Proc, String> {
-        let mut child = Command::new(program)
+        let mut command = Command::new(program);
+        command
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::null());
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        let mut child = command
             .spawn()
             .map_err(|e| format!("cannot start engine {}: {e}", program.display()))?;
+        #[cfg(unix)]
+        register_group(child.id() as i32);
         let stdout = child.stdout.take().expect("piped stdout");
         let stdin = child.stdin.take();
         let (tx, rx) = channel();
@@ -234,6 +312,7 @@ impl Proc {
             stdin,
             lines: rx,
             eof: false,
+            killed: false,
             log: None,
         })
     }
@@ -329,10 +408,23 @@ impl Proc {
         let end = Instant::now() + grace;
         while Instant::now() < end {
             if let Ok(Some(_)) = self.child.try_wait() {
-                return;
+                break;
             }
             std::thread::sleep(std::time::Duration::from_millis(5));
         }
+        self.kill();
+    }
+
+    /// Kills the engine's process group (the engine and whatever it started, even when the
+    /// engine itself has exited) and reaps the engine. Only once: afterwards the group id may
+    /// belong to someone else.
+    fn kill(&mut self) {
+        if self.killed {
+            return;
+        }
+        self.killed = true;
+        #[cfg(unix)]
+        kill_group(self.child.id() as i32);
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
@@ -340,10 +432,7 @@ impl Proc {
 
 impl Drop for Proc {
     fn drop(&mut self) {
-        if let Ok(None) = self.child.try_wait() {
-            let _ = self.child.kill();
-        }
-        let _ = self.child.wait();
+        self.kill();
     }
 }
 

@@ -123,6 +123,44 @@ pub struct GameReport {
     pub record: String,
     /// Engine moves played.
     pub plies: usize,
+    /// How long each engine (by engine index, not side) took for its moves in this game.
+    pub times: [MoveTimes; 2],
+}
+
+/// The time an engine took for its moves: from the request sent to the move received.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct MoveTimes {
+    /// Moves answered.
+    pub moves: u64,
+    /// Their time summed.
+    pub total: Duration,
+    /// The longest.
+    pub max: Duration,
+}
+
+impl MoveTimes {
+    /// Counts one move that took `spent`.
+    fn add(&mut self, spent: Duration) {
+        self.moves += 1;
+        self.total += spent;
+        self.max = self.max.max(spent);
+    }
+
+    /// Adds another game's times.
+    fn merge(&mut self, other: &MoveTimes) {
+        self.moves += other.moves;
+        self.total += other.total;
+        self.max = self.max.max(other.max);
+    }
+
+    /// Mean time per move in milliseconds (0 with no moves).
+    fn mean_ms(&self) -> f64 {
+        if self.moves == 0 {
+            0.0
+        } else {
+            self.total.as_secs_f64() * 1000.0 / self.moves as f64
+        }
+    }
 }
 
 impl GameReport {
@@ -274,6 +312,7 @@ enum Message {
 /// be started; [`CliError::Failed`] when the record file cannot be written.
 pub fn run(args: &MatchArgs) -> Result<(), CliError> {
     let usage = CliError::Usage;
+    engine::install_signal_handler();
     // The variant.
     let (size, rule) = match args.game {
         MatchGame::Gomoku | MatchGame::Renju => {
@@ -515,6 +554,7 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
     let workers = (args.concurrency as usize).min(games);
     let mut wdl = Wdl::default();
     let mut reasons: Vec<(String, u32)> = Vec::new();
+    let mut times = [MoveTimes::default(); 2];
     let mut fatal: Option<String> = None;
     let mut sprt_end: Option<SprtState> = None;
     let spawn_lock = Mutex::new(());
@@ -541,6 +581,9 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
                     wdl.wins += r.wins;
                     wdl.draws += r.draws;
                     wdl.losses += r.losses;
+                    for (t, game) in times.iter_mut().zip(&report.times) {
+                        t.merge(game);
+                    }
                     match reasons.iter_mut().find(|(k, _)| *k == report.reason) {
                         Some((_, n)) => *n += 1,
                         None => reasons.push((report.reason.clone(), 1)),
@@ -651,6 +694,15 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
     for (reason, n) in &reasons {
         writeln!(out, "  {n} x {reason}")?;
     }
+    for (name, t) in names.iter().zip(&times) {
+        writeln!(
+            out,
+            "Time per move, {name}: mean {:.0} ms, longest {} ms over {} moves",
+            t.mean_ms(),
+            t.max.as_millis(),
+            t.moves
+        )?;
+    }
     out.flush()?;
     Ok(())
 }
@@ -724,7 +776,7 @@ fn play_game(
             1 - first
         }
     };
-    let finish = |game: &Game, outcome: Outcome, reason: String| {
+    let finish = |game: &Game, outcome: Outcome, reason: String, times: [MoveTimes; 2]| {
         let names = [
             setup.specs[engine_of(Side::First)].name.clone(),
             setup.specs[engine_of(Side::Second)].name.clone(),
@@ -745,8 +797,10 @@ fn play_game(
             reason,
             record: game.record(&info),
             plies: game.plies,
+            times,
         }
     };
+    let no_times = [MoveTimes::default(); 2];
     // Start the engines (or restart those that failed) and begin the game.
     for e in [engine_of(Side::First), engine_of(Side::Second)] {
         if clients[e].is_none() {
@@ -771,6 +825,7 @@ fn play_game(
                         &game,
                         Outcome::Win(side.opponent()),
                         fault.reason(),
+                        no_times,
                     )));
                 }
             }
@@ -789,20 +844,22 @@ fn play_game(
                 &game,
                 Outcome::Win(side.opponent()),
                 fault.reason(),
+                no_times,
             )));
         }
     }
     let mut time_left = [setup.tc.start(), setup.tc.start()];
+    let mut times = no_times;
     loop {
         if stop.load(Ordering::SeqCst) {
             return Ok(None);
         }
         if let Some((outcome, why)) = game.end() {
-            return Ok(Some(finish(&game, outcome, why)));
+            return Ok(Some(finish(&game, outcome, why, times)));
         }
         if setup.max_plies.is_some_and(|m| game.plies >= m) {
             let why = format!("draw by the move limit ({} engine moves)", game.plies);
-            return Ok(Some(finish(&game, Outcome::Draw, why)));
+            return Ok(Some(finish(&game, Outcome::Draw, why, times)));
         }
         let side = game.side_to_move();
         let e = engine_of(side);
@@ -812,9 +869,12 @@ fn play_game(
             theirs: time_left[side.opponent().index()],
         };
         let client = clients[e].as_mut().expect("started");
-        let lose = |game: &Game, why: String| finish(game, Outcome::Win(side.opponent()), why);
+        let lose = |game: &Game, why: String, times: [MoveTimes; 2]| {
+            finish(game, Outcome::Win(side.opponent()), why, times)
+        };
         match client.go(&game, &clocks, setup.margin) {
             Ok((Reply::Move(text), spent)) => {
+                times[e].add(spent);
                 if let TimeControl::Game { increment, .. } = setup.tc {
                     let t = &mut time_left[side.index()];
                     *t = t.saturating_sub(spent) + increment;
@@ -825,13 +885,14 @@ fn play_game(
                     } else {
                         format!("illegal move '{text}': {why}")
                     };
-                    return Ok(Some(lose(&game, why)));
+                    return Ok(Some(lose(&game, why, times)));
                 }
             }
             Ok((Reply::NoMove(line), _)) => {
                 return Ok(Some(lose(
                     &game,
                     format!("no move ('{line}') while legal moves remain"),
+                    times,
                 )));
             }
             Err(fault) => {
@@ -839,7 +900,7 @@ fn play_game(
                     c.kill();
                 }
                 // The failed engine is restarted for the next game.
-                return Ok(Some(lose(&game, fault.reason())));
+                return Ok(Some(lose(&game, fault.reason(), times)));
             }
         }
     }
