@@ -112,6 +112,11 @@ pub struct ConnectFour {
     key: u64,
     /// The columns from the centre out (move generation order).
     order: [u8; MAX_WIDTH],
+    /// Every cell of the board, the bottom cell of each column, and the cells of the odd
+    /// rows (1st, 3rd, ... from the bottom): fixed by the size, kept off the hot path.
+    board: u64,
+    bottom: u64,
+    odd_rows: u64,
 }
 
 impl ConnectFour {
@@ -127,7 +132,19 @@ impl ConnectFour {
         {
             return Err(Connect4Error::BadSize { width, height });
         }
+        let stride = height as u32 + 1;
+        let column = (1u64 << height) - 1;
+        let odd = (0..height as u32).step_by(2).fold(0u64, |m, r| m | 1 << r);
+        let (mut board, mut bottom, mut odd_rows) = (0, 0, 0);
+        for c in 0..width as u32 {
+            board |= column << (c * stride);
+            bottom |= 1 << (c * stride);
+            odd_rows |= odd << (c * stride);
+        }
         Ok(ConnectFour {
+            board,
+            bottom,
+            odd_rows,
             width: width as u8,
             height: height as u8,
             stones: [0; 2],
@@ -222,15 +239,21 @@ impl ConnectFour {
     #[inline]
     #[must_use]
     pub fn board_mask(&self) -> u64 {
-        let column = (1u64 << self.height) - 1;
-        (0..self.width as u32).fold(0, |m, c| m | column << (c * self.stride()))
+        self.board
     }
 
     /// The bottom cell of every column.
     #[inline]
     #[must_use]
     pub fn bottom_mask(&self) -> u64 {
-        (0..self.width as u32).fold(0, |m, c| m | 1 << (c * self.stride()))
+        self.bottom
+    }
+
+    /// The cells of the odd rows (1st, 3rd, ... from the bottom: row indices 0, 2, ...).
+    #[inline]
+    #[must_use]
+    pub fn odd_rows_mask(&self) -> u64 {
+        self.odd_rows
     }
 
     /// The cells a stone can be dropped into now: the lowest empty cell of each column that

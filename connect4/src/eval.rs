@@ -47,13 +47,7 @@ impl ConnectFour {
     fn features(&self, side: Side) -> i32 {
         let stride = self.stride();
         let threats = self.winning_cells(side);
-        // Rows 0, 2, 4, ... from the bottom are the odd rows (1st, 3rd, ...).
-        let mut odd_rows = 0u64;
-        for row in (0..self.height()).step_by(2) {
-            for col in 0..self.width() {
-                odd_rows |= self.bit(col, row);
-            }
-        }
+        let odd_rows = self.odd_rows_mask();
         let good = if side == Side::First {
             odd_rows
         } else {
