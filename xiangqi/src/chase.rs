@@ -12,6 +12,8 @@
 //!   the other, is a false protector);
 //! - an attack the victim can answer by capturing the attacker (rook against rook, cannon
 //!   against cannon: a mutual attack) is no chase;
+//! - a piece pinned by its victim (the victim would attack its king if it moved away) does
+//!   not chase it (WXF rule 19, diagrams 39-41);
 //! - only threats the move creates count: an attack that stood before the move is not renewed
 //!   by it (so a side that shuffles beside a standing attack does not chase).
 //!
@@ -23,7 +25,8 @@
 use game_core::Outcome;
 
 use crate::position::{
-    CANNON, EndReason, HORSE, KING, MoveList, PAWN, Position, ROOK, kind_of, side_of,
+    CANNON, EMPTY, EndReason, HORSE, KING, MoveList, PAWN, Position, ROOK, attacked, kind_of,
+    side_of,
 };
 use crate::types::Move;
 
@@ -125,9 +128,27 @@ impl Position {
             if !stronger && (self.opponent_can_capture(to, from) || self.defended_after(mv)) {
                 continue;
             }
+            if self.pinned_by(from, to) {
+                continue;
+            }
             targets |= bit;
         }
         targets
+    }
+
+    /// Whether the piece on `from` is pinned by the enemy piece on `to`: without it, `to`
+    /// would attack its king (WXF rule 19, diagrams 39-41: a rook that cannot move because
+    /// of a horse does not chase that horse, protected or not).
+    fn pinned_by(&self, from: usize, to: usize) -> bool {
+        let side = side_of(self.board[from]);
+        let king = self.pieces[16 << side] as usize;
+        let mut board = self.board;
+        board[from] = EMPTY;
+        if !attacked(&board, king, side) {
+            return false;
+        }
+        board[to] = EMPTY;
+        !attacked(&board, king, side)
     }
 
     /// Whether the side not to move could legally capture from `from` on `to`.
