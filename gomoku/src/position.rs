@@ -87,6 +87,12 @@ impl Position for Board {
         }
         if self.has_five_point(opp) {
             self.push_legal(moves, |b, p| b.class(p, opp) == Class::Five);
+            if moves.is_empty() {
+                // Renju: every block is forbidden to Black, whose game is lost; one move
+                // shows it (the five follows), so the search need not try every point.
+                self.push_legal(moves, |_, _| true);
+                moves.truncate(1);
+            }
             if !moves.is_empty() {
                 return None;
             }
