@@ -2,61 +2,19 @@
 
 use std::time::Duration;
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 use thiserror::Error;
 
-use crate::game::{Budget, EngineConfig};
+use game_frame::{Budget, EngineConfig, Setup};
 
-/// The games `qi` knows.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, ValueEnum)]
-pub enum GameKind {
-    /// Five in a row: freestyle, standard or renju rules, boards 5x5 to 26x26 (default 15x15
-    /// freestyle).
-    Gomoku,
-    /// Gomoku on 15x15 under renju rules (Black's forbidden points).
-    Renju,
-    /// Six in a row, two stones per turn, boards 7x7 to 25x25 (default 19x19).
-    Connect6,
-    /// Chinese chess.
-    Xiangqi,
-}
-
-impl GameKind {
-    /// The command-line name.
-    #[must_use]
-    pub fn name(self) -> &'static str {
-        match self {
-            GameKind::Gomoku => "gomoku",
-            GameKind::Renju => "renju",
-            GameKind::Connect6 => "connect6",
-            GameKind::Xiangqi => "xiangqi",
-        }
-    }
-
-    /// True for the stone games (gomoku, renju, connect6).
-    #[must_use]
-    pub fn is_stone_game(self) -> bool {
-        self != GameKind::Xiangqi
-    }
-}
-
-/// Gomoku rule sets.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
-pub enum RuleArg {
-    /// Five or more in a row wins (Gomocup freestyle).
-    Freestyle,
-    /// Exactly five wins; six or more wins for nobody.
-    Standard,
-    /// RIF renju: Black's double-three, double-four and overline are forbidden and lose.
-    Renju,
-}
+use crate::registry;
 
 /// Where a game starts: the options `play`, `moves`, `analyze` and `perft` share.
 #[derive(Args, Clone, Debug, Default)]
 pub struct PositionArgs {
     /// Gomoku rule set (gomoku only; renju is always renju).
-    #[arg(long, value_enum, value_name = "RULE")]
-    pub rule: Option<RuleArg>,
+    #[arg(long, value_name = "RULE", value_parser = registry::rule_parser())]
+    pub rule: Option<String>,
     /// Board size N (an N x N board): gomoku 5..26 (default 15), connect6 7..25 (default 19).
     #[arg(long, value_name = "N")]
     pub size: Option<usize>,
@@ -78,6 +36,22 @@ pub struct PositionArgs {
     /// The side to move in a stone setup (default: from the stone counts).
     #[arg(long, value_name = "SIDE", value_parser = ["black", "white"])]
     pub to_move: Option<String>,
+}
+
+impl PositionArgs {
+    /// The setup these options give.
+    #[must_use]
+    pub fn setup(&self) -> Setup {
+        Setup {
+            rule: self.rule.clone(),
+            size: self.size,
+            fen: self.fen.clone(),
+            moves: self.moves.clone(),
+            black: self.black.clone(),
+            white: self.white.clone(),
+            to_move: self.to_move.clone(),
+        }
+    }
 }
 
 /// The engine's limits and resources.

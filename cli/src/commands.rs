@@ -7,12 +7,13 @@ use std::time::{Duration, Instant};
 
 use game_core::{Outcome, Side};
 
+use game_frame::{Budget, Ending, EngineConfig, Game, Style};
+
 use crate::CliError;
-use crate::args::{EngineArgs, GameKind, PositionArgs};
-use crate::game::{Budget, EngineConfig, Game, Style};
-use crate::games;
+use crate::args::{EngineArgs, PositionArgs};
 use crate::play::{self, PlayConfig, Player};
 use crate::record;
+use crate::registry::{self, GameArg};
 
 /// Default engine time per move in `play`.
 pub const PLAY_TIME: Duration = Duration::from_secs(2);
@@ -54,11 +55,23 @@ pub struct View {
     pub flipped: Option<bool>,
 }
 
+/// Who plays each side, as `qi play` was told: `--first`/`--second` for any game, and the
+/// game's side names (`--black`/`--white`, `--red`/`--black`).
+#[derive(Clone, Debug, Default)]
+pub struct PlayerArgs {
+    /// `--first`.
+    pub first: Option<String>,
+    /// `--second`.
+    pub second: Option<String>,
+    /// `--red`.
+    pub red: Option<String>,
+}
+
 /// `qi play`.
 pub fn play(
-    kind: Option<GameKind>,
+    kind: Option<GameArg>,
     position: &PositionArgs,
-    red: Option<&str>,
+    who: &PlayerArgs,
     load: Option<&Path>,
     view: View,
     engine: &EngineArgs,
@@ -67,52 +80,80 @@ pub fn play(
     let config = engine.config();
     let mut setup = position.clone();
     let mut chosen: [Option<Player>; 2] = [None, None];
-    let xiangqi = kind == Some(GameKind::Xiangqi);
-    // --black/--white name players when their value is human/engine, setups otherwise.
-    if let Some(v) = &position.black {
-        if is_player(v) || xiangqi {
-            chosen[if xiangqi { 1 } else { 0 }] = Some(player("black", v, !xiangqi)?);
-            setup.black = None;
+    let text = match load {
+        Some(file) => Some(std::fs::read_to_string(file).map_err(|e| {
+            CliError::Usage(format!("cannot read game record {}: {e}", file.display()))
+        })?),
+        None => None,
+    };
+    let spec = kind
+        .map(|k| k.0)
+        .or_else(|| text.as_deref().and_then(record::game_of));
+    if let Some(spec) = spec {
+        let names = spec.side_names();
+        let stones = spec.stone_setups();
+        let side_of = |flag: &str| names.iter().position(|n| n.eq_ignore_ascii_case(flag));
+        // --black/--white name players when their value is human/engine (or the game has no
+        // stone setups), setups otherwise; --red names a player.
+        let named = [
+            ("black", position.black.clone(), true),
+            ("white", position.white.clone(), true),
+            ("red", who.red.clone(), false),
+        ];
+        for (flag, value, setup_flag) in named {
+            let Some(v) = value else { continue };
+            match side_of(flag) {
+                Some(i) if !(stones && setup_flag) || is_player(&v) => {
+                    chosen[i] = Some(player(flag, &v, stones && setup_flag)?);
+                    match flag {
+                        "black" => setup.black = None,
+                        "white" => setup.white = None,
+                        _ => {}
+                    }
+                }
+                Some(_) => {}
+                None if stones && setup_flag => {}
+                None => {
+                    return Err(CliError::Usage(format!(
+                        "{} has {} and {}, not {}: use --{} and --{}, or --first and --second \
+                         (human or engine)",
+                        spec.name(),
+                        names[0],
+                        names[1],
+                        capitalised(flag),
+                        names[0].to_ascii_lowercase(),
+                        names[1].to_ascii_lowercase(),
+                    )));
+                }
+            }
         }
     }
-    if let Some(v) = &position.white {
-        if xiangqi {
-            return Err(CliError::Usage(
-                "xiangqi has Red and Black, not White: use --red and --black (human or engine)"
-                    .to_string(),
-            ));
+    for (i, flag, value) in [(0, "first", &who.first), (1, "second", &who.second)] {
+        if let Some(v) = value {
+            chosen[i] = Some(player(flag, v, false)?);
         }
-        if is_player(v) {
-            chosen[1] = Some(player("white", v, true)?);
-            setup.white = None;
-        }
-    }
-    if let Some(v) = red {
-        if kind.is_some_and(GameKind::is_stone_game) {
-            return Err(CliError::Usage(
-                "--red is for xiangqi; stone games have --black and --white (human or engine)"
-                    .to_string(),
-            ));
-        }
-        chosen[0] = Some(player("red", v, false)?);
     }
     let mut game: Box<dyn Game> = match (load, kind) {
         (Some(file), _) => {
-            let text = std::fs::read_to_string(file).map_err(|e| {
-                CliError::Usage(format!("cannot read game record {}: {e}", file.display()))
-            })?;
-            let game = record::load(&text, &file.display().to_string(), kind, &setup, &config)?;
+            let text = text.unwrap_or_default();
+            let game = record::load(
+                &text,
+                &file.display().to_string(),
+                kind,
+                &setup.setup(),
+                &config,
+            )?;
             if chosen == [None, None] {
                 chosen = saved_players(&text, game.as_ref());
             }
             game
         }
-        (None, Some(kind)) => games::build(kind, &setup, &config)?,
+        (None, Some(kind)) => kind.0.build(&setup.setup(), &config)?,
         (None, None) => {
-            return Err(CliError::Usage(
-                "play needs a game: gomoku, renju, connect6 or xiangqi (or --load FILE)"
-                    .to_string(),
-            ));
+            return Err(CliError::Usage(format!(
+                "play needs a game: {} (or --load FILE)",
+                registry::names()
+            )));
         }
     };
     // By default the human plays the side to move and the engine the other side.
@@ -175,6 +216,15 @@ fn saved_players(text: &str, game: &dyn Game) -> [Option<Player>; 2] {
     }
 }
 
+/// `black` -> `Black`.
+fn capitalised(word: &str) -> String {
+    let mut chars = word.chars();
+    chars
+        .next()
+        .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
+        .unwrap_or_default()
+}
+
 fn opposite(p: Player) -> Player {
     match p {
         Player::Human => Player::Engine,
@@ -183,8 +233,8 @@ fn opposite(p: Player) -> Player {
 }
 
 /// `qi moves`.
-pub fn moves(kind: GameKind, position: &PositionArgs) -> Result<(), CliError> {
-    let game = games::build(kind, position, &EngineConfig::small())?;
+pub fn moves(kind: GameArg, position: &PositionArgs) -> Result<(), CliError> {
+    let game = kind.0.build(&position.setup(), &EngineConfig::small())?;
     if let Some(end) = game.ending() {
         eprintln!("qi: {}", result_words(game.as_ref(), &end));
         return Ok(());
@@ -196,7 +246,7 @@ pub fn moves(kind: GameKind, position: &PositionArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-fn result_words(game: &dyn Game, end: &crate::game::Ending) -> String {
+fn result_words(game: &dyn Game, end: &Ending) -> String {
     match end.outcome {
         Outcome::Win(side) => format!(
             "the game is over: {} {}",
@@ -209,12 +259,12 @@ fn result_words(game: &dyn Game, end: &crate::game::Ending) -> String {
 
 /// `qi analyze`.
 pub fn analyze(
-    kind: GameKind,
+    kind: GameArg,
     position: &PositionArgs,
     engine: &EngineArgs,
     json: bool,
 ) -> Result<(), CliError> {
-    let mut game = games::build(kind, position, &engine.config())?;
+    let mut game = kind.0.build(&position.setup(), &engine.config())?;
     let mut out = io::stdout().lock();
     if let Some(end) = game.ending() {
         if json {
@@ -264,13 +314,13 @@ pub fn analyze(
 
 /// `qi perft`.
 pub fn perft(
-    kind: GameKind,
+    kind: GameArg,
     position: &PositionArgs,
     depth: u32,
     divide: bool,
 ) -> Result<(), CliError> {
     let start = Instant::now();
-    let counts = games::perft(kind, position, depth, divide)?;
+    let counts = kind.0.perft(&position.setup(), depth, divide)?;
     let mut out = io::stdout().lock();
     let total: u64 = counts.iter().map(|(_, n)| n).sum();
     if divide {
@@ -290,18 +340,22 @@ pub fn perft(
 }
 
 /// `qi bench`.
-pub fn bench(kind: Option<GameKind>, depth: Option<u32>) -> Result<(), CliError> {
-    let kinds: Vec<GameKind> = match kind {
+pub fn bench(kind: Option<GameArg>, depth: Option<u32>) -> Result<(), CliError> {
+    let kinds: Vec<GameArg> = match kind {
         Some(k) => vec![k],
-        None => games::BENCH_GAMES.to_vec(),
+        None => registry::GAMES
+            .iter()
+            .filter(|g| g.in_default_bench())
+            .map(|&g| GameArg(g))
+            .collect(),
     };
     let mut total_nodes = 0u64;
     let mut total_time = Duration::ZERO;
     for kind in kinds {
-        let (positions, default_depth) = games::bench_positions(kind);
+        let (positions, default_depth) = kind.0.bench();
         let depth = depth.unwrap_or(default_depth);
         for args in positions {
-            let mut game = games::build(kind, &args, &EngineConfig::bench())?;
+            let mut game = kind.0.build(&args, &EngineConfig::bench())?;
             let stop = AtomicBool::new(false);
             let budget = Budget {
                 depth: Some(depth),
@@ -332,31 +386,24 @@ pub fn bench(kind: Option<GameKind>, depth: Option<u32>) -> Result<(), CliError>
     Ok(())
 }
 
-/// The engine protocols `qi` serves.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Protocol {
-    /// Gomocup / Piskvork (gomoku).
-    Gomocup,
-    /// UCCI (xiangqi).
-    Ucci,
-    /// UCI as xiangqi GUIs speak it.
-    Uci,
-    /// ConnectMore (connect6).
-    Connect6,
-}
-
-/// Hands stdin/stdout to a protocol loop; `first` is a line already read from stdin and
-/// the rest of the input.
+/// Hands stdin/stdout to the protocol loop of the `qi` command `command` (`gomocup`, `ucci`,
+/// `uci`, `connect6-engine`); `first` is a line already read from stdin and the rest of the
+/// input.
 pub fn protocol(
-    protocol: Protocol,
+    command: &str,
     first: Option<(String, Box<dyn BufRead + '_>)>,
 ) -> Result<(), CliError> {
+    let Some(protocol) = registry::protocol(command) else {
+        return Err(CliError::Usage(format!(
+            "no registered game serves '{command}'"
+        )));
+    };
     let stdin = io::stdin();
     let input: Box<dyn BufRead> = match first {
         Some((line, rest)) => Box::new(io::Cursor::new(line.into_bytes()).chain(rest)),
         None => Box::new(stdin.lock()),
     };
     // Unlocked: the xiangqi servers write from their search thread too.
-    games::serve(protocol, input, io::stdout())?;
+    (protocol.serve)(input, Box::new(io::stdout()))?;
     Ok(())
 }

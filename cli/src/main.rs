@@ -8,14 +8,11 @@
 mod arena;
 mod args;
 mod commands;
-mod game;
-mod games;
 mod play;
 mod record;
-mod selfplay;
+mod registry;
 #[cfg(test)]
 mod testgame;
-mod tuning;
 
 use std::ffi::OsString;
 use std::io::{self, BufRead, IsTerminal};
@@ -25,7 +22,10 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use game_core::text::escape_controls;
 
-use crate::args::{EngineArgs, GameKind, PositionArgs};
+use game_frame::FrameError;
+
+use crate::args::{EngineArgs, PositionArgs};
+use crate::registry::GameArg;
 
 /// What went wrong, and which exit code it gets.
 #[derive(Debug, thiserror::Error)]
@@ -39,6 +39,15 @@ pub enum CliError {
     /// The reader of our output went away (`qi moves ... | head -1`): a quiet exit 0.
     #[error("broken pipe")]
     BrokenPipe,
+}
+
+impl From<FrameError> for CliError {
+    fn from(e: FrameError) -> Self {
+        match e {
+            FrameError::Usage(m) => CliError::Usage(m),
+            FrameError::Failed(m) => CliError::Failed(m),
+        }
+    }
 }
 
 impl From<io::Error> for CliError {
@@ -70,9 +79,10 @@ fn default_sigpipe() {}
 #[command(
     name = "qi",
     version,
-    about = "Game engines for gomoku, renju, connect6 and xiangqi",
+    about = "Game engines for gomoku, renju, connect6, xiangqi and connect4",
     after_help = "Games: gomoku (freestyle, standard or renju rules, 5x5 to 26x26), renju (gomoku 15x15 \
-                  under renju rules), connect6 (two stones per turn, 19x19 by default), xiangqi (Chinese chess).\n\
+                  under renju rules), connect6 (two stones per turn, 19x19 by default), xiangqi (Chinese chess), \
+                  connect4 (Connect Four, 7 columns x 6 rows).\n\
                   With no command, qi reads the first line of stdin and serves the protocol it names \
                   (uci, ucci); named pbrain-*, it speaks Gomocup."
 )]
@@ -91,13 +101,19 @@ enum Command {
     /// Black's forbidden points (double three, double four, overline): playing one loses.
     Play {
         /// The game (optional with --load).
-        #[arg(value_enum)]
-        game: Option<GameKind>,
+        #[arg(value_parser = registry::game_parser())]
+        game: Option<GameArg>,
         #[command(flatten)]
         position: PositionArgs,
         /// Xiangqi: who plays Red, human or engine.
         #[arg(long, value_name = "PLAYER")]
         red: Option<String>,
+        /// Who plays the first side (any game), human or engine.
+        #[arg(long, value_name = "PLAYER")]
+        first: Option<String>,
+        /// Who plays the second side (any game), human or engine.
+        #[arg(long, value_name = "PLAYER")]
+        second: Option<String>,
         /// Continue a game saved with `save FILE`; of a file holding several games (`qi match
         /// --records`), the first. Position options given with it must agree with the record.
         #[arg(long, value_name = "FILE")]
@@ -119,16 +135,16 @@ enum Command {
     /// List every legal move of the side to move, one per line, sorted.
     Moves {
         /// The game.
-        #[arg(value_enum)]
-        game: GameKind,
+        #[arg(value_parser = registry::game_parser())]
+        game: GameArg,
         #[command(flatten)]
         position: PositionArgs,
     },
     /// Search a position and print the best move, score, depth, nodes and principal variation.
     Analyze {
         /// The game.
-        #[arg(value_enum)]
-        game: GameKind,
+        #[arg(value_parser = registry::game_parser())]
+        game: GameArg,
         #[command(flatten)]
         position: PositionArgs,
         #[command(flatten)]
@@ -140,8 +156,8 @@ enum Command {
     /// Count the leaf nodes of the legal move tree to a depth (move generator check).
     Perft {
         /// The game.
-        #[arg(value_enum)]
-        game: GameKind,
+        #[arg(value_parser = registry::game_parser())]
+        game: GameArg,
         #[command(flatten)]
         position: PositionArgs,
         /// Depth in plies (a connect6 stone is one ply).
@@ -154,8 +170,8 @@ enum Command {
     /// Search a fixed list of positions to a fixed depth; prints `<nodes> nodes <nps> nps`.
     Bench {
         /// One game (default: every game).
-        #[arg(value_enum)]
-        game: Option<GameKind>,
+        #[arg(value_parser = registry::game_parser())]
+        game: Option<GameArg>,
         /// Override the fixed depth.
         #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=64))]
         depth: Option<u32>,
@@ -187,8 +203,8 @@ enum Command {
 #[derive(clap::Args)]
 struct SelfplayArgs {
     /// The game (gomoku rules with --rule; renju is gomoku under renju rules).
-    #[arg(value_enum)]
-    game: GameKind,
+    #[arg(value_parser = registry::game_parser())]
+    game: GameArg,
     #[command(flatten)]
     position: PositionArgs,
     /// Number of games.
@@ -229,8 +245,8 @@ struct SelfplayArgs {
 #[derive(clap::Args)]
 struct TuneArgs {
     /// The game whose weights are fitted (renju data is gomoku data).
-    #[arg(value_enum)]
-    game: GameKind,
+    #[arg(value_parser = registry::game_parser())]
+    game: GameArg,
     /// Data files written by `qi selfplay`.
     #[arg(long, value_name = "FILE", num_args = 1.., required = true)]
     data: Vec<PathBuf>,
@@ -274,7 +290,7 @@ fn main() -> ExitCode {
         .map(|n| n.to_string_lossy().to_ascii_lowercase())
         .unwrap_or_default();
     let result = if program.starts_with("pbrain-") {
-        commands::protocol(commands::Protocol::Gomocup, None)
+        commands::protocol("gomocup", None)
     } else if argv.len() <= 1 {
         no_command()
     } else {
@@ -349,10 +365,10 @@ fn no_command() -> Result<(), CliError> {
         .unwrap_or("")
         .to_ascii_lowercase();
     let protocol = match word.as_str() {
-        "uci" => commands::Protocol::Uci,
-        "ucci" => commands::Protocol::Ucci,
+        "uci" => "uci",
+        "ucci" => "ucci",
         "start" | "info" | "about" | "restart" | "board" | "begin" | "turn" | "rectstart" => {
-            commands::Protocol::Gomocup
+            "gomocup"
         }
         _ => {
             return Err(no_command_error(
@@ -398,6 +414,8 @@ fn run(command: Command) -> Result<(), CliError> {
             game,
             position,
             red,
+            first,
+            second,
             load,
             ascii,
             info,
@@ -406,7 +424,7 @@ fn run(command: Command) -> Result<(), CliError> {
         } => commands::play(
             game,
             &position,
-            red.as_deref(),
+            &commands::PlayerArgs { first, second, red },
             load.as_deref(),
             commands::View {
                 ascii,
@@ -429,10 +447,10 @@ fn run(command: Command) -> Result<(), CliError> {
             divide,
         } => commands::perft(game, &position, depth, divide),
         Command::Bench { game, depth } => commands::bench(game, depth),
-        Command::Gomocup => commands::protocol(commands::Protocol::Gomocup, None),
-        Command::Ucci => commands::protocol(commands::Protocol::Ucci, None),
-        Command::Uci => commands::protocol(commands::Protocol::Uci, None),
-        Command::Connect6Engine => commands::protocol(commands::Protocol::Connect6, None),
+        Command::Gomocup => commands::protocol("gomocup", None),
+        Command::Ucci => commands::protocol("ucci", None),
+        Command::Uci => commands::protocol("uci", None),
+        Command::Connect6Engine => commands::protocol("connect6-engine", None),
         Command::Match(args) => arena::run(&args),
         Command::Selfplay(args) => selfplay(&args),
         Command::Tune(args) => tune_command(&args),
@@ -440,7 +458,7 @@ fn run(command: Command) -> Result<(), CliError> {
 }
 
 fn selfplay(a: &SelfplayArgs) -> Result<(), CliError> {
-    let budget = game::Budget {
+    let budget = game_frame::Budget {
         depth: if a.depth.is_none() && a.nodes.is_none() {
             Some(4)
         } else {
@@ -464,12 +482,8 @@ fn selfplay(a: &SelfplayArgs) -> Result<(), CliError> {
             )
         }
     };
-    let default_plies = match a.game {
-        GameKind::Gomoku | GameKind::Renju => 4,
-        GameKind::Connect6 => 3,
-        GameKind::Xiangqi => 8,
-    };
-    let settings = selfplay::Settings {
+    let default_plies = a.game.0.random_plies();
+    let settings = game_frame::selfplay::Settings {
         games: a.games as usize,
         budget,
         threads: usize::from(a.threads),
@@ -486,7 +500,10 @@ fn selfplay(a: &SelfplayArgs) -> Result<(), CliError> {
         )?)),
         None => Box::new(io::stdout()),
     };
-    let summary = games::selfplay(a.game, &a.position, &settings, &mut *out)?;
+    let summary = a
+        .game
+        .0
+        .selfplay(&a.position.setup(), &settings, &mut *out)?;
     out.flush()?;
     eprintln!(
         "{} games (+{} ={} -{}), {} positions",
@@ -504,7 +521,7 @@ fn tune_command(a: &TuneArgs) -> Result<(), CliError> {
         || std::thread::available_parallelism().map_or(1, usize::from),
         usize::from,
     );
-    let settings = tuning::Settings {
+    let settings = game_frame::tuning::Settings {
         data: a.data.clone(),
         epochs: a.epochs as usize,
         learning_rate: a.lr,
@@ -512,9 +529,5 @@ fn tune_command(a: &TuneArgs) -> Result<(), CliError> {
         out: a.out.clone(),
         command: command_line(),
     };
-    match a.game {
-        GameKind::Gomoku | GameKind::Renju => tuning::run::<gomoku::Board>(&settings),
-        GameKind::Connect6 => tuning::run::<connect6::Connect6>(&settings),
-        GameKind::Xiangqi => tuning::run::<xiangqi::Position>(&settings),
-    }
+    Ok(a.game.0.tune(&settings)?)
 }

@@ -11,7 +11,7 @@ use std::time::Instant;
 use game_core::Outcome;
 use game_core::text::escape_controls;
 
-use crate::game::{Budget, Ending, Game, Info, Style, Thought, paint};
+use game_frame::{Budget, Ending, Game, Info, Style, Thought, paint};
 
 /// Who plays a side.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -512,7 +512,7 @@ pub fn wrap(words: &[String], width: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{EngineConfig, Session};
+    use game_frame::{EngineConfig, Session};
 
     #[test]
     fn ascii_style_drops_non_ascii_words() {

@@ -14,10 +14,10 @@
 //! Xiangqi records carry `[Game "Chinese Chess"]`, `[FEN "..."]` and `[Format "ICCS"]` with
 //! the moves as `H2-E2` and the same moves in WXF in a comment, as XiangQi GUIs read them.
 
+use game_frame::{EngineConfig, Game, GameSpec, Setup, quoted};
+
 use crate::CliError;
-use crate::args::{GameKind, PositionArgs, RuleArg};
-use crate::game::{EngineConfig, Game};
-use crate::games;
+use crate::registry::{self, GameArg};
 
 /// The tags and move tokens of a record.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -140,6 +140,23 @@ fn stone_set(text: &str) -> Vec<String> {
     v
 }
 
+/// The registered game of a record's first `[Game]` tag, if it names one.
+#[must_use]
+pub fn game_of(text: &str) -> Option<&'static dyn GameSpec> {
+    let (text, _) = first_game(text);
+    parse(text)
+        .ok()
+        .and_then(|r| r.tag("Game").and_then(registry::find_record))
+}
+
+/// `a, b or c`.
+fn or_list(words: &[&str]) -> String {
+    match words.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => words.join(""),
+    }
+}
+
 /// Rebuilds a game from a record: the start position from its tags, then its moves. A file
 /// of several records (from `qi match --records`) loads its first game. `given` holds the
 /// command-line position options: each one given must agree with the record.
@@ -151,28 +168,24 @@ fn stone_set(text: &str) -> Vec<String> {
 pub fn load(
     text: &str,
     file: &str,
-    expected: Option<GameKind>,
-    given: &PositionArgs,
+    expected: Option<GameArg>,
+    given: &Setup,
     config: &EngineConfig,
 ) -> Result<Box<dyn Game>, CliError> {
     let bad = |msg: String| CliError::Usage(format!("{file}: {msg}"));
     let (text, _games) = first_game(text);
     let record = parse(text).map_err(bad)?;
     let game_tag = record.tag("Game").unwrap_or("");
-    let kind = match game_tag.to_ascii_lowercase().as_str() {
-        "gomoku" => GameKind::Gomoku,
-        "renju" => GameKind::Renju,
-        "connect6" => GameKind::Connect6,
-        "chinese chess" | "xiangqi" => GameKind::Xiangqi,
-        _ => {
-            return Err(bad(format!(
-                "unknown [Game \"{game_tag}\"]: expected Gomoku, Renju, Connect6 or Chinese Chess"
-            )));
-        }
+    let Some(kind) = registry::find_record(game_tag) else {
+        let known: Vec<&str> = registry::GAMES.iter().map(|g| g.record_title()).collect();
+        return Err(bad(format!(
+            "unknown [Game \"{game_tag}\"]: expected {}",
+            or_list(&known)
+        )));
     };
     if let Some(want) = expected
-        && want != kind
-        && !(want == GameKind::Gomoku && kind == GameKind::Renju)
+        && want.name() != kind.name()
+        && kind.family() != want.name()
     {
         return Err(bad(format!(
             "the record is a {} game, not {}",
@@ -180,14 +193,14 @@ pub fn load(
             want.name()
         )));
     }
-    let rule = match record.tag("Rule").map(str::to_ascii_lowercase).as_deref() {
+    let rules: Vec<&str> = kind.rules().iter().map(|(name, _)| *name).collect();
+    let rule = match record.tag("Rule").map(str::to_ascii_lowercase) {
         None => None,
-        Some("freestyle") => Some(RuleArg::Freestyle),
-        Some("standard") => Some(RuleArg::Standard),
-        Some("renju") => Some(RuleArg::Renju),
+        Some(r) if rules.is_empty() || rules.contains(&r.as_str()) => Some(r),
         Some(other) => {
             return Err(bad(format!(
-                "unknown [Rule \"{other}\"]: expected freestyle, standard or renju"
+                "unknown [Rule \"{other}\"]: expected {}",
+                or_list(&rules)
             )));
         }
     };
@@ -199,8 +212,8 @@ pub fn load(
                 .map_err(|_| bad(format!("bad [Size \"{s}\"]: expected a number")))?,
         ),
     };
-    let args = PositionArgs {
-        rule: if kind == GameKind::Gomoku { rule } else { None },
+    let args = Setup {
+        rule: if rules.is_empty() { None } else { rule },
         size,
         fen: record.tag("FEN").map(str::to_string),
         moves: None,
@@ -208,8 +221,7 @@ pub fn load(
         white: record.tag("SetupWhite").map(str::to_string),
         to_move: record.tag("ToMove").map(str::to_ascii_lowercase),
     };
-    check_agrees(kind, &args, given, file)?;
-    let mut game = games::build(kind, &args, config).map_err(|e| {
+    let mut game = kind.build(&args, config).map_err(|e| {
         // Name the record's tags, not the command-line options they stand for.
         let msg = e.to_string();
         let msg = msg
@@ -220,18 +232,20 @@ pub fn load(
             .replacen("--white: ", "[SetupWhite]: ", 1);
         bad(msg)
     })?;
+    check_agrees(kind, game.as_ref(), &args, given, file)?;
     for (i, token) in record.moves.iter().enumerate() {
         game.play_text(token)
-            .map_err(|e| bad(format!("move {}: {}", i + 1, games::quoted(token, &e))))?;
+            .map_err(|e| bad(format!("move {}: {}", i + 1, quoted(token, &e))))?;
     }
     if let Some(moves) = &given.moves {
         // The same moves give the same record (the start tags are the record's in both).
-        let with_moves = PositionArgs {
+        let with_moves = Setup {
             moves: Some(moves.clone()),
             ..args.clone()
         };
         let players = ["", ""];
-        let agrees = games::build(kind, &with_moves, &EngineConfig::small())
+        let agrees = kind
+            .build(&with_moves, &EngineConfig::small())
             .is_ok_and(|g| g.record(players, None) == game.record(players, None));
         if !agrees {
             let held = if record.moves.is_empty() {
@@ -248,11 +262,13 @@ pub fn load(
     Ok(game)
 }
 
-/// An option given with `--load` must say what the record says.
+/// An option given with `--load` must say what the record says. What the record holds is
+/// read from the game built from it (its board's size, its start tags' rule and FEN).
 fn check_agrees(
-    kind: GameKind,
-    record: &PositionArgs,
-    given: &PositionArgs,
+    kind: &dyn GameSpec,
+    start: &dyn Game,
+    record: &Setup,
+    given: &Setup,
     file: &str,
 ) -> Result<(), CliError> {
     let clash = |option: String, held: String| {
@@ -261,54 +277,44 @@ fn check_agrees(
             option.split_whitespace().next().unwrap_or(&option)
         ))
     };
+    let name = kind.name();
+    let tags = start.start_tags();
+    let tag = |key: &str| tags.iter().find(|(k, _)| *k == key).map(|(_, v)| v.clone());
     if let Some(n) = given.size {
-        let held = match kind {
-            GameKind::Gomoku | GameKind::Renju => Some(record.size.unwrap_or(gomoku::DEFAULT_SIZE)),
-            GameKind::Connect6 => Some(record.size.unwrap_or(connect6::DEFAULT_SIZE)),
-            GameKind::Xiangqi => None,
-        };
+        let view = start.board();
+        let held = (view.files == view.rows && tag("Size").is_some()).then_some(view.files);
         if held != Some(n) {
             return Err(clash(
                 format!("--size {n}"),
                 match held {
-                    Some(h) => format!("a {h}x{h} {} game", kind.name()),
-                    None => "a xiangqi game (9x10, no --size)".to_string(),
+                    Some(h) => format!("a {h}x{h} {name} game"),
+                    None => format!("a {name} game ({}x{}, no --size)", view.files, view.rows),
                 },
             ));
         }
     }
-    if let Some(r) = given.rule {
-        let held = match kind {
-            GameKind::Gomoku => Some(record.rule.unwrap_or(RuleArg::Freestyle)),
-            GameKind::Renju => Some(RuleArg::Renju),
-            _ => None,
-        };
-        if held != Some(r) {
-            let name = |r: RuleArg| match r {
-                RuleArg::Freestyle => "freestyle",
-                RuleArg::Standard => "standard",
-                RuleArg::Renju => "renju",
-            };
+    if let Some(r) = &given.rule {
+        let held = tag("Rule");
+        if held.as_deref() != Some(r.as_str()) {
             return Err(clash(
-                format!("--rule {}", name(r)),
+                format!("--rule {r}"),
                 match held {
-                    Some(h) => format!("a game under {} rules", name(h)),
-                    None => format!("a {} game (no --rule)", kind.name()),
+                    Some(h) => format!("a game under {h} rules"),
+                    None => format!("a {name} game (no --rule)"),
                 },
             ));
         }
     }
     if let Some(fen) = &given.fen {
-        let held = record.fen.as_deref().unwrap_or(xiangqi::START_FEN);
+        let held = tag("FEN");
         // Placement and side to move decide; the counters may be left out.
         let key = |f: &str| f.split_whitespace().take(2).collect::<Vec<_>>().join(" ");
-        if kind != GameKind::Xiangqi || key(fen) != key(held) {
+        if held.as_deref().map(key) != Some(key(fen)) {
             return Err(clash(
                 format!("--fen \"{fen}\""),
-                if kind == GameKind::Xiangqi {
-                    format!("the start position \"{held}\"")
-                } else {
-                    format!("a {} game (no FEN)", kind.name())
+                match held {
+                    Some(h) => format!("the start position \"{h}\""),
+                    None => format!("a {name} game (no FEN)"),
                 },
             ));
         }

@@ -6,7 +6,9 @@ use game_core::search::{SearchOptions, Searcher};
 use game_core::zobrist::SplitMix64;
 use game_core::{Move, Outcome, Position, Score, Side};
 
-use crate::game::{Budget, Decision, Ending, EngineConfig, Progress, Rules, Style, search_turn};
+use game_frame::{
+    BoardView, Budget, Decision, Ending, EngineConfig, Progress, Rules, search_turn, stone,
+};
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Square(pub u8);
@@ -157,25 +159,17 @@ impl Rules for TicTacToe {
             },
         })
     }
-    fn render(&self, last: &[Square], _style: &Style) -> String {
-        let mut s = String::new();
-        for r in 0..3 {
-            for c in 0..3 {
-                let i = r * 3 + c;
-                let ch = match self.cells[i] {
-                    Some(Side::First) => 'X',
-                    Some(Side::Second) => 'O',
-                    None => '.',
-                };
-                if last.contains(&Square(i as u8)) {
-                    s.push_str(&format!("({ch})"));
-                } else {
-                    s.push_str(&format!(" {ch} "));
-                }
-            }
-            s.push('\n');
+    fn board(&self, last: &[Square]) -> BoardView {
+        let labels = |n: usize| (1..=n).map(|i| i.to_string()).collect();
+        let mut view = BoardView::new(3, 3, labels(3), labels(3));
+        for i in 0..9 {
+            view.set((i % 3, i / 3), self.cells[i].map(stone));
         }
-        s
+        view.last = last
+            .iter()
+            .map(|s| (s.0 as usize % 3, s.0 as usize / 3))
+            .collect();
+        view
     }
     fn start_tags(&self) -> Vec<(&'static str, String)> {
         Vec::new()

@@ -1108,8 +1108,8 @@ fn xiangqi_board_from_the_humans_side_and_ascii_without_chinese() {
     let out = stdout(&o);
     let board: Vec<&str> = out.lines().skip(2).take(13).collect();
     assert_eq!(board[0].trim(), "i h g f e d c b a", "{out}");
-    assert!(board[1].starts_with("0 "), "{out}");
-    assert!(board[11].starts_with("9 "), "{out}");
+    assert!(board[1].starts_with(" 0 "), "{out}");
+    assert!(board[11].starts_with(" 9 "), "{out}");
     // --ascii: no Chinese anywhere (the WXF note alone after a move).
     assert!(out.is_ascii(), "{out}");
     assert!(out.contains("Black plays h9g7 (H8+7)\n"), "{out}");
@@ -1121,5 +1121,5 @@ fn xiangqi_board_from_the_humans_side_and_ascii_without_chinese() {
         "quit\n",
     );
     let out = stdout(&o);
-    assert!(out.lines().nth(3).unwrap().starts_with("9 "), "{out}");
+    assert!(out.lines().nth(3).unwrap().starts_with(" 9 "), "{out}");
 }

@@ -8,6 +8,8 @@
 //! - [`ConnectFour`]: the position on two bitboards, with the shared [`game_core::Position`]
 //!   interface (one ply = one stone; a move is a [`Column`]).
 //! - [`Evaluator`]: a threat evaluation for the shared search.
+//! - [`frame`]: the game frame's side ([`game_frame::Rules`] for [`ConnectFour`]) and the
+//!   registry entry [`frame::CONNECT4`].
 //! - [`Solver`]: a weak solver (win, draw or loss with perfect play) by null-window alpha-beta
 //!   over the same bitboards.
 //!
@@ -20,6 +22,7 @@
 
 mod board;
 mod eval;
+pub mod frame;
 mod solve;
 
 pub use board::{Column, Connect4Error, ConnectFour, MAX_HEIGHT, MAX_WIDTH, MIN_SIZE};

@@ -10,6 +10,8 @@
 //!   threat-space search, then alpha-beta); [`connectmore`]: the ConnectMore GUI protocol.
 //! - [`weights`]: the evaluation's named weights ([`WEIGHTS`]); [`tune`]: their features for
 //!   Texel tuning ([`game_core::tune::Tunable`] for [`Connect6`]).
+//! - [`frame`]: the game frame's side ([`game_frame::Rules`] for [`Connect6`]) and the
+//!   registry entry [`frame::CONNECT6`].
 //!
 //! ```
 //! use connect6::engine::{Engine, EngineLimits};
@@ -34,6 +36,7 @@ mod board;
 pub mod connectmore;
 pub mod engine;
 mod eval;
+pub mod frame;
 mod geometry;
 pub mod notation;
 mod position;

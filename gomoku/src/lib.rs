@@ -12,6 +12,8 @@
 //! - [`engine`]: the decision procedure ([`Engine::think`], [`best_move`]): five, forced block,
 //!   VCF, defence against the opponent's VCF, VCT, then the shared `game_core` search.
 //! - [`gomocup`]: the Gomocup brain protocol ([`gomocup::run`]).
+//! - [`frame`]: the game frame's side ([`game_frame::Rules`] for [`Board`]) and the registry
+//!   entries [`frame::GOMOKU`] and [`frame::RENJU`].
 //!
 //! ```
 //! use gomoku::{Board, Rule, EngineLimits, best_move};
@@ -28,6 +30,7 @@ mod board;
 pub mod engine;
 mod error;
 mod eval;
+pub mod frame;
 pub mod gomocup;
 pub mod pattern;
 mod point;

@@ -7,7 +7,8 @@
 //! protocols GUIs speak: [`ucci::run`] (UCCI 3.0) and [`uci::run`] (UCI as Pikafish speaks
 //! it). [`bench::run`] is the fixed benchmark. The evaluation's weights are named in
 //! [`weights::WEIGHTS`] and [`tune`] exposes them for Texel tuning
-//! ([`game_core::tune::Tunable`]). Built on [`game_core`].
+//! ([`game_core::tune::Tunable`]). [`frame`] is the game frame's side ([`game_frame::Rules`]
+//! for [`Position`]) and the registry entry [`frame::XIANGQI`]. Built on [`game_core`].
 //!
 //! ```
 //! use std::sync::atomic::AtomicBool;
@@ -43,6 +44,7 @@ mod engine;
 pub use engine::{PRUNING, search_options};
 mod eval;
 mod fen;
+pub mod frame;
 mod line;
 mod notation;
 mod position;

@@ -1,4 +1,4 @@
-//! `qi tune`: fits a game's evaluation weights to self-play data (Texel tuning, the `tune`
+//! Texel tuning (`qi tune`): fits a game's evaluation weights to self-play data (Texel tuning, the `tune`
 //! crate) and writes them as the game crate's `weights.rs`.
 
 use std::io::Write;
@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use game_core::tune::Tunable;
 use tune::{AdamConfig, Dataset, fit_scale, round_values, rust_source};
 
-use crate::CliError;
+use crate::FrameError;
 
 /// What `qi tune` was asked.
 #[derive(Clone, Debug)]
@@ -30,16 +30,16 @@ pub struct Settings {
 /// changed weights to stderr and writes the weights source.
 ///
 /// # Errors
-/// [`CliError::Usage`] for data that does not read or holds no usable position;
-/// [`CliError::Failed`] when the output cannot be written.
-pub fn run<P: Tunable>(settings: &Settings) -> Result<(), CliError> {
+/// [`FrameError::Usage`] for data that does not read or holds no usable position;
+/// [`FrameError::Failed`] when the output cannot be written.
+pub fn run<P: Tunable>(settings: &Settings) -> Result<(), FrameError> {
     let mut data = Dataset::for_game::<P>();
     for file in &settings.data {
         data.read_file::<P>(file, settings.threads)
-            .map_err(|e| CliError::Usage(e.to_string()))?;
+            .map_err(|e| FrameError::Usage(e.to_string()))?;
     }
     if data.is_empty() {
-        return Err(CliError::Usage(tune::TuneError::Empty.to_string()));
+        return Err(FrameError::Usage(tune::TuneError::Empty.to_string()));
     }
     eprintln!(
         "{} positions ({} decisive ones skipped) from {} file(s)",
@@ -99,7 +99,7 @@ pub fn run<P: Tunable>(settings: &Settings) -> Result<(), CliError> {
     let text = rust_source(P::GAME, &data.weights, &values, &provenance);
     match &settings.out {
         Some(path) => std::fs::write(path, text)
-            .map_err(|e| CliError::Failed(format!("cannot write {}: {e}", path.display())))?,
+            .map_err(|e| FrameError::Failed(format!("cannot write {}: {e}", path.display())))?,
         None => std::io::stdout().write_all(text.as_bytes())?,
     }
     Ok(())

@@ -1,350 +1,14 @@
-//! The game-agnostic frame: what each game supplies ([`Rules`]), a game in progress with its
-//! engine ([`Session`]), and the object-safe view the commands drive ([`Game`]).
-//!
-//! A *ply* is one [`Position::play`]; a *turn* is the plies one side plays in a row (one stone
-//! in gomoku, one move in xiangqi, one or two stones in connect6). Everything a person or a
-//! script sees is in turns: a connect6 turn is written as its stones joined, `j9l11`.
+//! A game in progress ([`Session`]: start, position, turns, engine) and the object-safe view
+//! every front end drives ([`Game`]), with engine results in notation ([`Info`], [`Thought`]).
 
 use std::sync::atomic::AtomicBool;
-use std::time::Duration;
 
-use game_core::search::{Limits, Report, Searcher};
-use game_core::{Evaluate, Outcome, Position, Score, ScoreView, Side};
+use game_core::{ScoreView, Side};
 
-/// Engine resources for a session.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EngineConfig {
-    /// Transposition table size in MiB.
-    pub hash_mib: usize,
-    /// Search threads (1 is deterministic).
-    pub threads: usize,
-}
-
-impl EngineConfig {
-    /// A 1 MiB table, one thread: for commands that never search deeply (`moves`).
-    #[must_use]
-    pub fn small() -> Self {
-        EngineConfig {
-            hash_mib: 1,
-            threads: 1,
-        }
-    }
-
-    /// The `bench` resources: 16 MiB, one thread (deterministic node counts).
-    #[must_use]
-    pub fn bench() -> Self {
-        EngineConfig {
-            hash_mib: 16,
-            threads: 1,
-        }
-    }
-}
-
-impl Default for EngineConfig {
-    fn default() -> Self {
-        EngineConfig {
-            hash_mib: 64,
-            threads: 1,
-        }
-    }
-}
-
-/// What bounds one engine decision. Every limit left `None` is off; the caller sets at least
-/// one.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Budget {
-    /// Deepest iteration in plies.
-    pub depth: Option<u32>,
-    /// Wall-clock time for the whole turn.
-    pub time: Option<Duration>,
-    /// About this many nodes.
-    pub nodes: Option<u64>,
-}
-
-impl Budget {
-    /// The shared search's limits for this budget (soft time = hard time = `time`).
-    #[must_use]
-    pub fn limits<M>(&self) -> Limits<M> {
-        Limits {
-            depth: self.depth,
-            nodes: self.nodes,
-            soft_time: self.time,
-            hard_time: self.time,
-            ..Limits::default()
-        }
-    }
-}
-
-/// How a finished game ended: the outcome and the reason in words ("five in a row").
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Ending {
-    /// Who won, or a draw.
-    pub outcome: Outcome,
-    /// Why, in a few words.
-    pub reason: String,
-}
-
-impl Ending {
-    /// The PGN-style result: `1-0` (first side won), `0-1`, `1/2-1/2`.
-    #[must_use]
-    pub fn result_tag(&self) -> &'static str {
-        match self.outcome {
-            Outcome::Win(Side::First) => "1-0",
-            Outcome::Win(Side::Second) => "0-1",
-            Outcome::Draw => "1/2-1/2",
-        }
-    }
-}
-
-/// One completed search iteration, typed (what a game's engine reports).
-#[derive(Clone, Debug)]
-pub struct Progress<M> {
-    /// Iteration depth in plies.
-    pub depth: u32,
-    /// Score for the side to move.
-    pub score: Score,
-    /// Nodes so far.
-    pub nodes: u64,
-    /// Milliseconds so far.
-    pub time_ms: u64,
-    /// Principal variation in plies.
-    pub pv: Vec<M>,
-}
-
-/// A typed engine decision: the whole turn to play.
-#[derive(Clone, Debug)]
-pub struct Decision<M> {
-    /// The plies of the turn (empty when the game is over).
-    pub turn: Vec<M>,
-    /// Score for the side to move.
-    pub score: Score,
-    /// Depth of the last completed iteration.
-    pub depth: u32,
-    /// Nodes searched.
-    pub nodes: u64,
-    /// Milliseconds spent.
-    pub time_ms: u64,
-    /// Principal variation in plies, starting with the turn.
-    pub pv: Vec<M>,
-}
-
-/// Display settings for boards.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Style {
-    /// Unicode stones and Chinese pieces; false: ASCII (X O, FEN letters).
-    pub unicode: bool,
-    /// Emit ANSI colour codes (the output stream strips them for `NO_COLOR` and non-terminals).
-    pub color: bool,
-    /// Draw the board from the second side's view (xiangqi: Black at the bottom); the stone
-    /// games' boards are the same from both sides and ignore it.
-    pub flipped: bool,
-}
-
-/// ANSI helpers: wrap `text` in a colour when `on`.
-pub(crate) fn paint(on: bool, code: &str, text: &str) -> String {
-    if on {
-        format!("\x1b[{code}m{text}\x1b[0m")
-    } else {
-        text.to_string()
-    }
-}
-
-/// What each game supplies to the frame, on top of [`Position`].
-pub trait Rules: Position {
-    /// The game's engine (its own, or the shared search with its evaluation).
-    type Engine: Send;
-
-    /// A fresh engine.
-    fn new_engine(config: &EngineConfig) -> Self::Engine;
-
-    /// Chooses the whole turn for the side to move within `budget`, reporting every completed
-    /// iteration to `progress`. An empty turn when the game is over.
-    fn think(
-        engine: &mut Self::Engine,
-        position: &Self,
-        budget: &Budget,
-        stop: &AtomicBool,
-        progress: &mut dyn FnMut(&Progress<Self::Move>),
-    ) -> Decision<Self::Move>;
-
-    /// The command-line name of this game (`gomoku`, `renju`, `connect6`, `xiangqi`).
-    fn game_name(&self) -> &'static str;
-
-    /// The record's `[Game "..."]` tag value.
-    fn record_game(&self) -> &'static str;
-
-    /// How a person writes a turn of this game, for the prompt's `help`: the `<move>` line
-    /// (without its name column) and any notes on the board, lines of at most 94 columns.
-    fn move_help(&self) -> String;
-
-    /// The side's name in this game (Black/White, Red/Black).
-    fn side_name(side: Side) -> &'static str;
-
-    /// The end of the game, if it is over, with the reason.
-    fn ending(&self) -> Option<Ending>;
-
-    /// The board drawn for a terminal: coordinates on all sides, `last` (the last turn's
-    /// plies) marked.
-    fn render(&self, last: &[Self::Move], style: &Style) -> String;
-
-    /// Reads the plies of a turn (or the first plies of it) from a person. Default: one move
-    /// by [`Position::parse_move`].
-    ///
-    /// # Errors
-    /// What was wrong with the text, where, and what is accepted.
-    fn parse_turn(&self, text: &str) -> Result<Vec<Self::Move>, String> {
-        self.parse_move(text)
-            .map(|m| vec![m])
-            .map_err(|e| e.to_string())
-    }
-
-    /// Plays a ply read from a person or a record (renju: a forbidden move is played and
-    /// loses). Default [`Position::play`].
-    fn play_input(&mut self, mv: Self::Move) {
-        self.play(mv);
-    }
-
-    /// Whether scores are centipawns a GUI reads (`score_cp` in JSON; xiangqi) rather than
-    /// evaluation units (`score`; the stone games). Default false.
-    fn score_in_centipawns(&self) -> bool {
-        false
-    }
-
-    /// Own moves to the forced result for a mate distance of `plies` (negative: a loss).
-    /// Default: sides alternate every ply (UCI `mate`).
-    fn mate_moves(&self, plies: i32) -> i32 {
-        ScoreView::MatePlies(plies).mate_moves().unwrap_or(0)
-    }
-
-    /// The record tags that describe this position as a start (rule, size, FEN, setup).
-    fn start_tags(&self) -> Vec<(&'static str, String)>;
-
-    /// The moves of a record from `start`, one string per turn in order. Default: each turn's
-    /// plies in [`Position::format_move`] joined.
-    fn record_turns(start: &Self, turns: &[Vec<Self::Move>]) -> Vec<String> {
-        let mut pos = start.clone();
-        turns
-            .iter()
-            .map(|turn| {
-                let mut text = String::new();
-                for &mv in turn {
-                    text.push_str(&pos.format_move(mv));
-                    pos.play(mv);
-                }
-                text
-            })
-            .collect()
-    }
-
-    /// Other notations of a turn for people, shown after a move is played (xiangqi: WXF and
-    /// Chinese). Default none.
-    fn turn_note(&self, _turn: &[Self::Move]) -> Option<String> {
-        None
-    }
-
-    /// A comment to append to the record's movetext (xiangqi: the moves in WXF).
-    fn record_comment(_start: &Self, _turns: &[Vec<Self::Move>]) -> Option<String> {
-        None
-    }
-
-    /// Every legal move of the side to move in notation, naturally sorted (`a2` before `a10`).
-    fn legal_texts(&self) -> Vec<String> {
-        let mut moves = Vec::new();
-        if self.generate_moves(&mut moves).is_some() {
-            return Vec::new();
-        }
-        let mut texts: Vec<String> = moves.into_iter().map(|m| self.format_move(m)).collect();
-        texts.sort_by_cached_key(|t| natural_key(t));
-        texts
-    }
-}
-
-/// A sort key that orders digit runs by value: `a2` < `a10`.
-pub fn natural_key(text: &str) -> Vec<(u8, u64, String)> {
-    let mut key = Vec::new();
-    let mut chars = text.chars().peekable();
-    while let Some(&c) = chars.peek() {
-        if c.is_ascii_digit() {
-            let mut n: u64 = 0;
-            while let Some(&d) = chars.peek().filter(|d| d.is_ascii_digit()) {
-                n = n
-                    .saturating_mul(10)
-                    .saturating_add(u64::from(d as u8 - b'0'));
-                chars.next();
-            }
-            key.push((0, n, String::new()));
-        } else {
-            let mut s = String::new();
-            while let Some(&d) = chars.peek().filter(|d| !d.is_ascii_digit()) {
-                s.push(d);
-                chars.next();
-            }
-            key.push((1, 0, s));
-        }
-    }
-    key
-}
-
-/// The shared search as a game's engine: a [`Searcher`] with the game's evaluation. Completes
-/// a multi-ply turn from the principal variation, searching again from the middle of the turn
-/// when the variation is too short.
-pub fn search_turn<P: Position, E: Evaluate<P>>(
-    searcher: &mut Searcher<P, E>,
-    position: &P,
-    budget: &Budget,
-    stop: &AtomicBool,
-    progress: &mut dyn FnMut(&Progress<P::Move>),
-) -> Decision<P::Move> {
-    let limits = budget.limits();
-    let result = searcher.search(position, &limits, stop, |r: &Report<P::Move>| {
-        progress(&Progress {
-            depth: r.depth,
-            score: r.score,
-            nodes: r.nodes,
-            time_ms: r.time_ms,
-            pv: r.pv.clone(),
-        });
-    });
-    let mut decision = Decision {
-        turn: Vec::new(),
-        score: result.score,
-        depth: result.depth,
-        nodes: result.nodes,
-        time_ms: result.time_ms,
-        pv: result.pv.clone(),
-    };
-    let Some(first) = result.best_move else {
-        return decision;
-    };
-    let side = position.side_to_move();
-    let mut pos = position.clone();
-    let mut moves = Vec::new();
-    let mut mv = first;
-    loop {
-        pos.play(mv);
-        decision.turn.push(mv);
-        if pos.side_to_move() != side || pos.generate_moves(&mut moves).is_some() {
-            break;
-        }
-        let next = decision.turn.len();
-        mv = match result.pv.get(next) {
-            Some(&m) if moves.contains(&m) => m,
-            _ => {
-                let more = searcher.search(&pos, &limits, stop, |_| {});
-                decision.nodes += more.nodes;
-                decision.time_ms += more.time_ms;
-                match more.best_move {
-                    Some(m) => m,
-                    None => break,
-                }
-            }
-        };
-    }
-    if decision.pv.first() != Some(&first) {
-        decision.pv = decision.turn.clone();
-    }
-    decision
-}
+use crate::board::BoardView;
+use crate::config::{Budget, EngineConfig};
+use crate::render::{Style, render};
+use crate::rules::{Decision, Ending, Progress, Rules};
 
 /// A search report in notation, for the live line.
 #[derive(Clone, Debug)]
@@ -445,8 +109,12 @@ pub trait Game {
     fn score_field(&self) -> &'static str;
     /// The end of the game, if over.
     fn ending(&self) -> Option<Ending>;
-    /// The board for a terminal.
-    fn render(&self, style: &Style) -> String;
+    /// The board as data, the last turn marked.
+    fn board(&self) -> BoardView;
+    /// The board drawn for a terminal.
+    fn render(&self, style: &Style) -> String {
+        render(&self.board(), style)
+    }
     /// Legal moves of the side to move (single plies), sorted.
     fn legal_moves(&self) -> Vec<String>;
     /// Reads and plays a person's turn (or its first stones); returns it in notation. The
@@ -471,6 +139,8 @@ pub trait Game {
     ) -> Thought;
     /// The game record: tags (players, result, start position) and the moves.
     fn record(&self, players: [&str; 2], ending: Option<&Ending>) -> String;
+    /// The record tags of the start position ([`Rules::start_tags`]: rule, size, FEN, setup).
+    fn start_tags(&self) -> Vec<(&'static str, String)>;
 }
 
 /// A game in progress: the start position, the current one, the turns played and an engine.
@@ -607,9 +277,9 @@ impl<R: Rules> Game for Session<R> {
         self.pos.ending()
     }
 
-    fn render(&self, style: &Style) -> String {
+    fn board(&self) -> BoardView {
         let last = self.turns.last().map_or(&[][..], |(_, t)| &t[..]);
-        self.pos.render(last, style)
+        self.pos.board(last)
     }
 
     fn legal_moves(&self) -> Vec<String> {
@@ -624,7 +294,7 @@ impl<R: Rules> Game for Session<R> {
         let mut plies = self
             .pos
             .parse_turn(text)
-            .map_err(|e| crate::games::quoted(text.trim(), &e))?;
+            .map_err(|e| crate::setup::quoted(text.trim(), &e))?;
         // Check every ply on a copy first, so a bad second stone leaves the game unchanged.
         let side = self.pos.side_to_move();
         let mut trial = self.pos.clone();
@@ -719,6 +389,10 @@ impl<R: Rules> Game for Session<R> {
         thought
     }
 
+    fn start_tags(&self) -> Vec<(&'static str, String)> {
+        self.start.start_tags()
+    }
+
     fn record(&self, players: [&str; 2], ending: Option<&Ending>) -> String {
         let mut text = String::new();
         let mut tag = |k: &str, v: &str| {
@@ -782,8 +456,8 @@ impl<R: Rules> Game for Session<R> {
     }
 }
 
-/// Today's date as `YYYY.MM.DD` (UTC), for record headers.
-fn today() -> String {
+/// Today's date as `YYYY.MM.DD` (UTC), for record headers (civil-from-days, H. Hinnant).
+pub fn today() -> String {
     let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
@@ -806,16 +480,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn natural_sort() {
-        let mut v = vec!["a10", "a2", "b1", "a1"];
-        v.sort_by_cached_key(|t| natural_key(t));
-        assert_eq!(v, ["a1", "a2", "a10", "b1"]);
-    }
-
-    #[test]
     fn date_shape() {
         let d = today();
         assert_eq!(d.len(), 10);
         assert!(d.starts_with("20"));
+    }
+
+    #[test]
+    fn scores_name_the_side_they_favour() {
+        let sides = ["Red", "Black"];
+        assert_eq!(score_words(Some(35), None, sides), "Red +0.35");
+        assert_eq!(score_words(Some(-206), None, sides), "Black +2.06");
+        assert_eq!(score_words(None, Some(3), sides), "Red wins in 3");
+        assert_eq!(score_words(None, Some(-2), sides), "Black wins in 2");
     }
 }

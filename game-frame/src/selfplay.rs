@@ -1,4 +1,4 @@
-//! `qi selfplay`: qi plays itself from varied, seeded openings and writes the quiet positions
+//! Self-play (`qi selfplay`): qi plays itself from varied, seeded openings and writes the quiet positions
 //! of every game with the game's result, the data `qi tune` fits the evaluation to.
 //!
 //! Output: [`tune::data`]'s text format, `# ` comment lines first (the command, so that a
@@ -14,8 +14,9 @@ use game_core::tune::{Features, Tunable, quiescence};
 use game_core::zobrist::SplitMix64;
 use game_core::{Position, Score};
 
-use crate::CliError;
-use crate::game::{Budget, EngineConfig, Rules};
+use crate::FrameError;
+use crate::config::{Budget, EngineConfig};
+use crate::rules::Rules;
 
 /// How the games are played.
 #[derive(Clone, Debug)]
@@ -97,7 +98,6 @@ pub struct Played<R> {
     /// `max_plies`).
     pub result: &'static str,
     /// The final position (the tests check the result against it).
-    #[cfg_attr(not(test), allow(dead_code))]
     pub end: R,
 }
 
@@ -157,13 +157,13 @@ pub fn play_game<R: Rules + Tunable>(
 /// to stderr.
 ///
 /// # Errors
-/// [`CliError::Usage`] for an opening that does not read; [`CliError::Failed`] when writing
+/// [`FrameError::Usage`] for an opening that does not read; [`FrameError::Failed`] when writing
 /// fails.
 pub fn run<R: Rules + Tunable>(
     start: &R,
     settings: &Settings,
     out: &mut (dyn Write + Send),
-) -> Result<Summary, CliError> {
+) -> Result<Summary, FrameError> {
     let openings: Vec<R> = match &settings.openings {
         None => vec![start.clone()],
         Some(lines) => lines
@@ -171,12 +171,12 @@ pub fn run<R: Rules + Tunable>(
             .enumerate()
             .map(|(i, l)| {
                 R::from_text(l)
-                    .map_err(|e| CliError::Usage(format!("--openings: line {}: {e}", i + 1)))
+                    .map_err(|e| FrameError::Usage(format!("--openings: line {}: {e}", i + 1)))
             })
             .collect::<Result<_, _>>()?,
     };
     if openings.is_empty() {
-        return Err(CliError::Usage(
+        return Err(FrameError::Usage(
             "--openings: the file has no position".to_string(),
         ));
     }
@@ -189,7 +189,7 @@ pub fn run<R: Rules + Tunable>(
     let out = Mutex::new(out);
     let summary = Mutex::new(Summary::default());
     let next = AtomicUsize::new(0);
-    let failed: Mutex<Option<CliError>> = Mutex::new(None);
+    let failed: Mutex<Option<FrameError>> = Mutex::new(None);
     let stop = AtomicBool::new(false);
     std::thread::scope(|scope| {
         for _ in 0..settings.threads.max(1) {
@@ -258,84 +258,48 @@ pub fn run<R: Rules + Tunable>(
     Ok(summary.into_inner().expect("summary lock"))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn settings(random_plies: usize) -> Settings {
-        Settings {
-            games: 1,
-            budget: Budget {
-                depth: Some(2),
-                ..Budget::default()
-            },
-            threads: 1,
-            hash_mib: 1,
-            seed: 5,
-            random_plies,
-            openings: None,
-            max_plies: 400,
-            command: "test".to_string(),
+/// A game's self-play conformance check (for its crate's tests): plays `games` games of
+/// `random_plies` random plies then depth 2 from `start`, and checks that every game's result
+/// is the one its rules give the final position (a draw when stopped at the ply limit), that
+/// every quiet position written reads back to the same text, is quiet and is not over.
+///
+/// # Panics
+/// When a check fails, or when no game wrote a position.
+pub fn check_games<R: Rules + Tunable>(start: &R, random_plies: usize, games: u64) {
+    let settings = Settings {
+        games: 1,
+        budget: Budget {
+            depth: Some(2),
+            ..Budget::default()
+        },
+        threads: 1,
+        hash_mib: 1,
+        seed: 5,
+        random_plies,
+        openings: None,
+        max_plies: 400,
+        command: "test".to_string(),
+    };
+    let stop = AtomicBool::new(false);
+    let mut features = Features::new();
+    let mut seen = 0;
+    for g in 0..games {
+        let mut rng = SplitMix64::new(g);
+        let Some(played) = play_game(start, &settings, &mut rng, &stop) else {
+            continue;
+        };
+        match played.end.ending() {
+            Some(ending) => assert_eq!(played.result, ending.result_tag()),
+            // Stopped at the ply limit: a draw.
+            None => assert_eq!(played.result, "1/2-1/2"),
+        }
+        for text in &played.quiet {
+            let pos = R::from_text(text).expect("selfplay positions read back");
+            assert_eq!(&pos.to_text(), text);
+            assert!(is_quiet(&pos, &mut features), "{text}");
+            assert!(pos.ending().is_none(), "{text}");
+            seen += 1;
         }
     }
-
-    /// Every game's quiet positions read back, are quiet, and the result is the one the rules
-    /// give the final position.
-    fn check_games<R: Rules + Tunable>(start: &R, random_plies: usize, games: u64) {
-        let settings = settings(random_plies);
-        let stop = AtomicBool::new(false);
-        let mut features = Features::new();
-        let mut seen = 0;
-        for g in 0..games {
-            let mut rng = SplitMix64::new(g);
-            let Some(played) = play_game(start, &settings, &mut rng, &stop) else {
-                continue;
-            };
-            match played.end.ending() {
-                Some(ending) => assert_eq!(played.result, ending.result_tag()),
-                // Stopped at the ply limit: a draw.
-                None => assert_eq!(played.result, "1/2-1/2"),
-            }
-            for text in &played.quiet {
-                let pos = R::from_text(text).expect("selfplay positions read back");
-                assert_eq!(&pos.to_text(), text);
-                assert!(is_quiet(&pos, &mut features), "{text}");
-                assert!(pos.ending().is_none(), "{text}");
-                seen += 1;
-            }
-        }
-        assert!(seen > 0);
-    }
-
-    #[test]
-    fn gomoku_games_are_recorded_faithfully() {
-        check_games(&gomoku::Board::default_board(), 4, 4);
-        let renju = gomoku::Board::new(15, gomoku::Rule::Renju).unwrap();
-        check_games(&renju, 4, 4);
-    }
-
-    #[test]
-    fn xiangqi_games_are_recorded_faithfully() {
-        check_games(&xiangqi::Position::startpos(), 8, 2);
-    }
-
-    #[test]
-    fn connect6_games_are_recorded_faithfully() {
-        check_games(&connect6::Connect6::standard(), 3, 2);
-    }
-
-    #[test]
-    fn the_output_names_its_command_and_reads_as_tuning_data() {
-        let mut s = settings(4);
-        s.games = 2;
-        let mut out: Vec<u8> = Vec::new();
-        let summary = run(&gomoku::Board::default_board(), &s, &mut out).unwrap();
-        assert_eq!(summary.games, 2);
-        let text = String::from_utf8(out).unwrap();
-        assert!(text.starts_with("# test\n"));
-        let mut data = tune::Dataset::for_game::<gomoku::Board>();
-        data.read_text::<gomoku::Board>("out", &text, 1).unwrap();
-        assert_eq!(data.len(), summary.positions);
-        assert_eq!(data.comments[0], "test");
-    }
+    assert!(seen > 0, "no game wrote a quiet position");
 }

@@ -1,0 +1,158 @@
+//! A board described as data ([`BoardView`]): what a front end draws, whatever the game.
+//! The terminal renderer ([`crate::render`]) and the web page draw every game from it; no
+//! game draws itself.
+
+use game_core::Side;
+
+/// A piece or a stone on a cell.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Piece {
+    /// Whose it is.
+    pub side: Side,
+    /// What it is, in English (`stone`, `rook`, `cannon`).
+    pub name: &'static str,
+    /// Its letter for plain text (`X`/`O` stones; FEN letters, upper case for the first side).
+    pub letter: char,
+    /// Its symbol for Unicode displays (`●`/`○`; Chinese characters for xiangqi).
+    pub symbol: char,
+}
+
+/// A cell of the board: `file` from the left, `row` from the top, as the first side sees the
+/// board (the first side at the bottom).
+pub type Cell = (usize, usize);
+
+/// A rectangle of cells (xiangqi's palaces): the top-left cell and the bottom-right one.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Region {
+    /// Top-left cell.
+    pub from: Cell,
+    /// Bottom-right cell (inclusive).
+    pub to: Cell,
+}
+
+/// A river across the board between two rows (xiangqi's 楚河 漢界).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct River {
+    /// The number of rows above it, as the first side sees the board (xiangqi: 5).
+    pub rows_above: usize,
+    /// Its two names, left half and right half (`楚河`, `漢界`).
+    pub names: [String; 2],
+}
+
+/// The board at one moment, as data: its size, the pieces on its cells, coordinate labels, the
+/// marks a player needs (last turn, forbidden points, a king in check) and the board's lines.
+/// Every cell is an intersection of the grid (go-like boards and xiangqi alike).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoardView {
+    /// Number of files (columns).
+    pub files: usize,
+    /// Number of rows.
+    pub rows: usize,
+    /// `files * rows` cells, row by row from the top, each row from the left.
+    pub cells: Vec<Option<Piece>>,
+    /// The label of each file, left to right (`a`, `b`, ... or `1`, `2`, ...).
+    pub file_labels: Vec<String>,
+    /// The label of each row, top to bottom (`15` ... `1`; xiangqi `9` ... `0`).
+    pub row_labels: Vec<String>,
+    /// The cells the last turn changed (stones placed; a move's from and to squares).
+    pub last: Vec<Cell>,
+    /// Empty cells with a warning mark (renju: Black's forbidden points).
+    pub hints: Vec<Cell>,
+    /// What a hint mark means, for a legend (`forbidden for Black under renju`).
+    pub hint_meaning: Option<String>,
+    /// Cells of a king in check.
+    pub checks: Vec<Cell>,
+    /// A river across the board (xiangqi), if it has one.
+    pub river: Option<River>,
+    /// Palaces drawn with diagonals (xiangqi).
+    pub palaces: Vec<Region>,
+    /// Whether the symbols are wide (two terminal columns: Chinese characters).
+    pub wide_symbols: bool,
+    /// Whether the first side's pieces are drawn in red (xiangqi's Red); otherwise the last
+    /// turn's stones are.
+    pub red_first_side: bool,
+    /// Whether the board may be shown from the second side (xiangqi); stone boards look the
+    /// same from both sides.
+    pub flippable: bool,
+    /// Lines of text shown under the board (`White places 2 stones this turn.`).
+    pub notes: Vec<String>,
+}
+
+impl BoardView {
+    /// An empty board of `files` x `rows` with the labels given and nothing else set.
+    ///
+    /// # Panics
+    /// If the label counts do not match the size.
+    #[must_use]
+    pub fn new(
+        files: usize,
+        rows: usize,
+        file_labels: Vec<String>,
+        row_labels: Vec<String>,
+    ) -> Self {
+        assert_eq!(file_labels.len(), files, "one label a file");
+        assert_eq!(row_labels.len(), rows, "one label a row");
+        BoardView {
+            files,
+            rows,
+            cells: vec![None; files * rows],
+            file_labels,
+            row_labels,
+            last: Vec::new(),
+            hints: Vec::new(),
+            hint_meaning: None,
+            checks: Vec::new(),
+            river: None,
+            palaces: Vec::new(),
+            wide_symbols: false,
+            red_first_side: false,
+            flippable: false,
+            notes: Vec::new(),
+        }
+    }
+
+    /// A square stone board of `size` with files `a`.. and rows numbered from the bottom
+    /// (`size` at the top, `1` at the bottom), the labels of gomoku and connect6.
+    #[must_use]
+    pub fn lettered(size: usize) -> Self {
+        let files = (0..size)
+            .map(|x| ((b'a' + x as u8) as char).to_string())
+            .collect();
+        let rows = (0..size).map(|y| (size - y).to_string()).collect();
+        BoardView::new(size, size, files, rows)
+    }
+
+    /// The piece on `cell`, if any.
+    #[must_use]
+    pub fn piece(&self, (file, row): Cell) -> Option<Piece> {
+        self.cells.get(row * self.files + file).copied().flatten()
+    }
+
+    /// Puts `piece` on `cell`.
+    ///
+    /// # Panics
+    /// If the cell is off the board.
+    pub fn set(&mut self, (file, row): Cell, piece: Option<Piece>) {
+        assert!(file < self.files && row < self.rows, "cell on the board");
+        self.cells[row * self.files + file] = piece;
+    }
+}
+
+/// A stone of `side`: `●`/`X` for the first side (Black), `○`/`O` for the second (White).
+#[must_use]
+pub fn stone(side: Side) -> Piece {
+    match side {
+        Side::First => Piece {
+            side,
+            name: "stone",
+            letter: 'X',
+            symbol: '●',
+        },
+        Side::Second => Piece {
+            side,
+            name: "stone",
+            letter: 'O',
+            symbol: '○',
+        },
+    }
+}

@@ -1,0 +1,37 @@
+//! The game frame: everything a front end needs from a game beyond search, in one place, so
+//! that adding a game is adding a crate and one registry line.
+//!
+//! - [`Rules`]: what a game supplies on top of [`game_core::Position`] (its engine, names,
+//!   notation notes, record tags, and its board as data).
+//! - [`Session`] and [`Game`]: a game in progress with its engine, and the object-safe view
+//!   every command drives (play a turn from text, legal moves, undo, the ending with its
+//!   reason, think with a budget and progress reports, records out).
+//! - [`BoardView`]: a board described as data (cells, labels, marks, river and palaces), drawn
+//!   for a terminal by [`render()`] and by the web page from the same data.
+//! - [`Setup`]: where a game starts, as the command line or a record gives it.
+//! - [`GameSpec`]: a registered game, as `qi`'s registry lists it: build, perft, bench,
+//!   selfplay, tune and protocols.
+//!
+//! Dependencies point down: the games depend on this crate and on `game-core`; the front end
+//! depends on the games only through their [`GameSpec`] values.
+#![deny(missing_docs)]
+
+pub mod board;
+pub mod config;
+mod error;
+pub mod registry;
+pub mod render;
+pub mod rules;
+pub mod selfplay;
+pub mod session;
+pub mod setup;
+pub mod tuning;
+
+pub use board::{BoardView, Piece, Region, River, stone};
+pub use config::{Budget, EngineConfig};
+pub use error::FrameError;
+pub use registry::{GameSpec, Protocol, perft, play_moves};
+pub use render::{Style, paint, render};
+pub use rules::{Decision, Ending, Progress, Rules, natural_key, search_turn};
+pub use session::{Game, Info, Session, Thought, today};
+pub use setup::{Setup, quoted, split_points, split_turns};

@@ -1,0 +1,195 @@
+//! What a registered game offers every generic tool ([`GameSpec`]): one value per game (or
+//! per named variant, such as renju beside gomoku), listed once in the front end's registry.
+//! `qi play`, `moves`, `analyze`, `perft`, `bench`, `selfplay`, `tune` and the protocol
+//! commands find a game there by its name and use nothing else of it.
+
+use std::io::{self, BufRead, Write};
+
+use game_core::Position;
+
+use crate::FrameError;
+use crate::config::EngineConfig;
+use crate::rules::natural_key;
+use crate::session::Game;
+use crate::setup::Setup;
+
+/// A protocol loop: reads commands from the input until it ends or says quit, answering on
+/// the output.
+pub type ServeFn = for<'a> fn(Box<dyn BufRead + 'a>, Box<dyn Write + Send>) -> io::Result<()>;
+
+/// An engine protocol a game serves on a reader and a writer (a GUI's pipes).
+#[derive(Copy, Clone)]
+pub struct Protocol {
+    /// The `qi` command that serves it (`gomocup`, `ucci`, `uci`, `connect6-engine`).
+    pub command: &'static str,
+    /// The protocol loop.
+    pub serve: ServeFn,
+}
+
+/// A game as the registry lists it. Methods with a default are optional: a game that does
+/// not tune its evaluation, or serves no protocol, leaves them out.
+pub trait GameSpec: Sync {
+    /// The command-line name (`gomoku`, `renju`, `connect6`, `xiangqi`, `connect4`).
+    fn name(&self) -> &'static str;
+
+    /// One line for the help's list of games.
+    fn summary(&self) -> &'static str;
+
+    /// The names of the first and the second side (`Black`, `White`; xiangqi `Red`, `Black`).
+    fn side_names(&self) -> [&'static str; 2];
+
+    /// Whether a position may be set up stone by stone (`--black`, `--white`, `--to-move`).
+    fn stone_setups(&self) -> bool {
+        false
+    }
+
+    /// The game a record of this one may also be loaded as (renju's is `gomoku`: a renju
+    /// record loads under `qi play gomoku`); default its own name.
+    fn family(&self) -> &'static str {
+        self.name()
+    }
+
+    /// The game's name in a record's `[Game "..."]` tag, as messages list it (`Gomoku`,
+    /// `Chinese Chess`).
+    fn record_title(&self) -> &'static str;
+
+    /// The values of a record's `[Game "..."]` tag this game reads, in lower case.
+    fn record_names(&self) -> &'static [&'static str];
+
+    /// The rule sets `--rule` names for this game, with a line on each (none: the game has
+    /// one rule set).
+    fn rules(&self) -> &'static [(&'static str, &'static str)] {
+        &[]
+    }
+
+    /// A game in progress from `setup` (its start, then its moves), with a fresh engine.
+    ///
+    /// # Errors
+    /// [`FrameError::Usage`] for options that do not fit the game or do not read (a bad FEN,
+    /// a point off the board, an illegal move in the move list), naming the option.
+    fn build(&self, setup: &Setup, config: &EngineConfig) -> Result<Box<dyn Game>, FrameError>;
+
+    /// The leaf counts of the legal move tree `depth` plies below `setup`: one entry per root
+    /// move in notation when `divide`, else one entry `("", total)`.
+    ///
+    /// # Errors
+    /// As [`GameSpec::build`].
+    fn perft(
+        &self,
+        setup: &Setup,
+        depth: u32,
+        divide: bool,
+    ) -> Result<Vec<(String, u64)>, FrameError>;
+
+    /// The positions of `qi bench` and their fixed depth.
+    fn bench(&self) -> (Vec<Setup>, u32);
+
+    /// Whether `qi bench` with no game named includes this one (one entry per game crate, so
+    /// the total node signature stays comparable).
+    fn in_default_bench(&self) -> bool {
+        true
+    }
+
+    /// Random plies a self-play game starts with by default.
+    fn random_plies(&self) -> usize {
+        4
+    }
+
+    /// Self-play from `setup`, writing tuning data to `out` ([`crate::selfplay::run`]).
+    ///
+    /// # Errors
+    /// As [`GameSpec::build`]; [`FrameError::Usage`] when the game has no tunable evaluation.
+    fn selfplay(
+        &self,
+        _setup: &Setup,
+        _settings: &crate::selfplay::Settings,
+        _out: &mut (dyn Write + Send),
+    ) -> Result<crate::selfplay::Summary, FrameError> {
+        Err(FrameError::usage(format!(
+            "{} has no tunable evaluation: selfplay writes tuning data for the games that do",
+            self.name()
+        )))
+    }
+
+    /// Fits the evaluation's weights to self-play data ([`crate::tuning::run`]).
+    ///
+    /// # Errors
+    /// [`FrameError::Usage`] for bad data or a game without a tunable evaluation;
+    /// [`FrameError::Failed`] when the output cannot be written.
+    fn tune(&self, _settings: &crate::tuning::Settings) -> Result<(), FrameError> {
+        Err(FrameError::usage(format!(
+            "{} has no tunable evaluation",
+            self.name()
+        )))
+    }
+
+    /// The engine protocols the game serves.
+    fn protocols(&self) -> &'static [Protocol] {
+        &[]
+    }
+}
+
+/// Leaf counts of the legal move tree of `pos` to `depth` plies (the generic perft behind
+/// [`GameSpec::perft`]): one entry per root move in notation, naturally sorted, when
+/// `divide`, else one entry `("", total)`.
+pub fn perft<P: Position>(pos: &mut P, depth: u32, divide: bool) -> Vec<(String, u64)> {
+    fn count<P: Position>(pos: &mut P, depth: u32, bufs: &mut [Vec<P::Move>]) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let (buf, rest) = bufs.split_first_mut().expect("a buffer per ply");
+        if pos.generate_moves(buf).is_some() {
+            return 0;
+        }
+        if depth == 1 {
+            return buf.len() as u64;
+        }
+        let moves = std::mem::take(buf);
+        let mut n = 0;
+        for &mv in &moves {
+            pos.play(mv);
+            n += count(pos, depth - 1, rest);
+            pos.undo(mv);
+        }
+        *buf = moves;
+        n
+    }
+    let mut bufs: Vec<Vec<P::Move>> = (0..=depth).map(|_| Vec::new()).collect();
+    if !divide || depth == 0 {
+        return vec![(String::new(), count(pos, depth, &mut bufs))];
+    }
+    let mut roots = Vec::new();
+    if pos.generate_moves(&mut roots).is_some() {
+        return Vec::new();
+    }
+    let mut out: Vec<(String, u64)> = roots
+        .into_iter()
+        .map(|mv| {
+            let text = pos.format_move(mv);
+            pos.play(mv);
+            let n = count(pos, depth - 1, &mut bufs);
+            pos.undo(mv);
+            (text, n)
+        })
+        .collect();
+    out.sort_by_cached_key(|(t, _)| natural_key(t));
+    out
+}
+
+/// Plays a move list on a game in progress, one text per turn (or ply) in order.
+///
+/// # Errors
+/// [`FrameError::Usage`] `--moves: move N: 'text': why` for the first that does not play; the
+/// moves before it stay played.
+pub fn play_moves(game: &mut dyn Game, moves: &[String]) -> Result<(), FrameError> {
+    for (i, token) in moves.iter().enumerate() {
+        game.play_text(token).map_err(|e| {
+            FrameError::usage(format!(
+                "--moves: move {}: {}",
+                i + 1,
+                crate::setup::quoted(token, &e)
+            ))
+        })?;
+    }
+    Ok(())
+}

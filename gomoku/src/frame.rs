@@ -1,0 +1,391 @@
+//! Gomoku and renju in the game frame: [`Rules`] for [`Board`], and the registry entries
+//! [`GOMOKU`] (any rule and size) and [`RENJU`] (15x15 under renju rules).
+
+use std::io::{self, BufRead, Write};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use game_core::{Position, Side};
+use game_frame::selfplay::{self, Settings, Summary};
+use game_frame::{
+    BoardView, Budget, Decision, Ending, EngineConfig, FrameError, Game, GameSpec, Progress,
+    Protocol, Rules, Session, Setup, play_moves, split_points, stone, tuning,
+};
+
+use crate::board::Board;
+use crate::engine::{Engine, EngineLimits};
+use crate::error::GomokuError;
+use crate::point::{DEFAULT_SIZE, Point, Rule};
+
+fn usage(msg: impl Into<String>) -> FrameError {
+    FrameError::Usage(msg.into())
+}
+
+/// The rule named by `--rule`.
+fn parse_rule(text: &str) -> Result<Rule, FrameError> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "freestyle" => Ok(Rule::Freestyle),
+        "standard" => Ok(Rule::Standard),
+        "renju" => Ok(Rule::Renju),
+        _ => Err(usage(format!(
+            "--rule: unknown rule '{text}': expected freestyle, standard or renju"
+        ))),
+    }
+}
+
+/// A registered gomoku variant: `gomoku` (any rule, any size) or `renju` (15x15 renju).
+pub struct GomokuSpec {
+    renju: bool,
+}
+
+/// Gomoku: freestyle by default, `--rule` and `--size` choose.
+pub static GOMOKU: GomokuSpec = GomokuSpec { renju: false };
+
+/// Renju: gomoku 15x15 under renju rules.
+pub static RENJU: GomokuSpec = GomokuSpec { renju: true };
+
+impl GomokuSpec {
+    /// The start position from the setup (setup stones; the moves are played later).
+    fn start(&self, args: &Setup) -> Result<Board, FrameError> {
+        if args.fen.is_some() {
+            return Err(usage(
+                "--fen is for xiangqi; gomoku positions use --moves or --black/--white stones",
+            ));
+        }
+        let asked = args.rule.as_deref().map(parse_rule).transpose()?;
+        let rule = match (self.renju, asked) {
+            (true, None | Some(Rule::Renju)) => Rule::Renju,
+            (true, Some(r)) => {
+                return Err(usage(format!(
+                    "renju is gomoku 15x15 under renju rules; --rule {r} does not fit (use gomoku \
+                     --rule {r})"
+                )));
+            }
+            (false, r) => r.unwrap_or(Rule::Freestyle),
+        };
+        if self.renju {
+            if let Some(n) = args.size.filter(|&n| n != 15) {
+                return Err(usage(format!(
+                    "renju is gomoku 15x15 under renju rules; --size {n} does not fit (use \
+                     gomoku --rule renju --size {n})"
+                )));
+            }
+        }
+        let size = args.size.unwrap_or(DEFAULT_SIZE);
+        let mut board = Board::new(size, rule).map_err(|e| usage(format!("--size: {e}")))?;
+        if args.black.is_some() || args.white.is_some() || args.to_move.is_some() {
+            let stones = |flag: &str, text: &Option<String>| -> Result<Vec<Point>, FrameError> {
+                match text {
+                    None => Ok(Vec::new()),
+                    Some(t) => board
+                        .parse_points(t)
+                        .map_err(|e| usage(format!("--{flag}: {e}"))),
+                }
+            };
+            let black = stones("black", &args.black)?;
+            let white = stones("white", &args.white)?;
+            // Counts no game reaches need the side to move said outright.
+            let reachable = black.len() == white.len() || black.len() == white.len() + 1;
+            if args.to_move.is_none() && !reachable {
+                return Err(usage(format!(
+                    "cannot tell the side to move from {} black and {} white stones (a gomoku \
+                     game has Black level with White or one stone ahead): give --to-move \
+                     black|white",
+                    black.len(),
+                    white.len()
+                )));
+            }
+            let to_move = args.to_move.as_deref().map(|s| {
+                if s == "white" {
+                    Side::Second
+                } else {
+                    Side::First
+                }
+            });
+            board = Board::from_stones(size, rule, &black, &white, to_move)
+                .map_err(|e| usage(format!("--black/--white: {e}")))?;
+        }
+        Ok(board)
+    }
+
+    /// The game from the setup: its start, then its moves.
+    fn session(&self, args: &Setup, config: &EngineConfig) -> Result<Session<Board>, FrameError> {
+        let mut game = Session::new(self.start(args)?, config);
+        if let Some(m) = &args.moves {
+            play_moves(&mut game, &split_points(m))?;
+        }
+        Ok(game)
+    }
+}
+
+fn serve_gomocup(input: Box<dyn BufRead + '_>, output: Box<dyn Write + Send>) -> io::Result<()> {
+    crate::gomocup::run(input, output)
+}
+
+impl GameSpec for GomokuSpec {
+    fn name(&self) -> &'static str {
+        if self.renju { "renju" } else { "gomoku" }
+    }
+
+    fn summary(&self) -> &'static str {
+        if self.renju {
+            "Gomoku on 15x15 under renju rules (Black's forbidden points)"
+        } else {
+            "Five in a row: freestyle, standard or renju rules, boards 5x5 to 26x26 (default \
+             15x15 freestyle)"
+        }
+    }
+
+    fn record_names(&self) -> &'static [&'static str] {
+        if self.renju { &["renju"] } else { &["gomoku"] }
+    }
+
+    fn side_names(&self) -> [&'static str; 2] {
+        ["Black", "White"]
+    }
+
+    fn stone_setups(&self) -> bool {
+        true
+    }
+
+    fn family(&self) -> &'static str {
+        "gomoku"
+    }
+
+    fn record_title(&self) -> &'static str {
+        if self.renju { "Renju" } else { "Gomoku" }
+    }
+
+    fn rules(&self) -> &'static [(&'static str, &'static str)] {
+        if self.renju {
+            &[]
+        } else {
+            &[
+                (
+                    "freestyle",
+                    "Five or more in a row wins (Gomocup freestyle)",
+                ),
+                ("standard", "Exactly five wins; six or more wins for nobody"),
+                (
+                    "renju",
+                    "RIF renju: Black's double-three, double-four and overline are forbidden \
+                     and lose",
+                ),
+            ]
+        }
+    }
+
+    fn build(&self, setup: &Setup, config: &EngineConfig) -> Result<Box<dyn Game>, FrameError> {
+        Ok(Box::new(self.session(setup, config)?))
+    }
+
+    fn perft(
+        &self,
+        setup: &Setup,
+        depth: u32,
+        divide: bool,
+    ) -> Result<Vec<(String, u64)>, FrameError> {
+        let mut board = self
+            .session(setup, &EngineConfig::small())?
+            .position()
+            .clone();
+        Ok(game_frame::perft(&mut board, depth, divide))
+    }
+
+    fn bench(&self) -> (Vec<Setup>, u32) {
+        let mut positions = vec![
+            Setup::moves("h8"),
+            Setup::moves("h8i9h9"),
+            Setup::moves("h8i9h9h10i8g8"),
+        ];
+        if !self.renju {
+            positions.push(Setup::moves("h8h9i9g7j10k11i7"));
+        }
+        (positions, 6)
+    }
+
+    /// Renju's positions are gomoku's under another rule: `qi bench` counts gomoku once.
+    fn in_default_bench(&self) -> bool {
+        !self.renju
+    }
+
+    fn selfplay(
+        &self,
+        setup: &Setup,
+        settings: &Settings,
+        out: &mut (dyn Write + Send),
+    ) -> Result<Summary, FrameError> {
+        let start = self
+            .session(setup, &EngineConfig::small())?
+            .position()
+            .clone();
+        selfplay::run(&start, settings, out)
+    }
+
+    fn tune(&self, settings: &tuning::Settings) -> Result<(), FrameError> {
+        tuning::run::<Board>(settings)
+    }
+
+    fn protocols(&self) -> &'static [Protocol] {
+        &[Protocol {
+            command: "gomocup",
+            serve: serve_gomocup,
+        }]
+    }
+}
+
+impl Rules for Board {
+    type Engine = Engine;
+
+    fn new_engine(config: &EngineConfig) -> Engine {
+        let mut engine = Engine::new(config.hash_mib);
+        engine.set_threads(config.threads);
+        engine
+    }
+
+    /// The gomoku engine: five, forced block, VCF, VCF defence, VCT, then the shared search.
+    fn think(
+        engine: &mut Engine,
+        position: &Self,
+        budget: &Budget,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&Progress<Point>),
+    ) -> Decision<Point> {
+        let limits = EngineLimits {
+            depth: budget.depth,
+            nodes: budget.nodes,
+            ..budget.time.map(EngineLimits::time).unwrap_or_default()
+        };
+        let start = Instant::now();
+        let result = engine.think(position, &limits, stop, |p| {
+            progress(&Progress {
+                depth: p.depth,
+                score: p.score,
+                nodes: p.nodes,
+                time_ms: p.time_ms,
+                pv: p.pv.clone(),
+            });
+        });
+        Decision {
+            turn: result.best_move.into_iter().collect(),
+            score: result.score,
+            depth: result.depth,
+            nodes: result.nodes,
+            time_ms: start.elapsed().as_millis() as u64,
+            pv: if result.pv.is_empty() {
+                result.best_move.into_iter().collect()
+            } else {
+                result.pv
+            },
+        }
+    }
+
+    fn game_name(&self) -> &'static str {
+        if self.rule() == Rule::Renju && self.size() == 15 {
+            "renju"
+        } else {
+            "gomoku"
+        }
+    }
+
+    fn record_game(&self) -> &'static str {
+        "Gomoku"
+    }
+
+    fn move_help(&self) -> String {
+        let mut text = format!(
+            "a point: h8 (column letter a..{} from the left, row number from the bottom)",
+            (b'a' + self.size() as u8 - 1) as char
+        );
+        if self.rule() == Rule::Renju {
+            text.push_str(
+                "\nOn this renju board × (x with --ascii) marks Black's forbidden points (double \
+                 three, double four,\noverline): Black may play one, and loses at once.",
+            );
+        }
+        text
+    }
+
+    fn side_name(side: Side) -> &'static str {
+        match side {
+            Side::First => "Black",
+            Side::Second => "White",
+        }
+    }
+
+    fn ending(&self) -> Option<Ending> {
+        self.game_end().map(|(outcome, reason)| Ending {
+            outcome,
+            reason: reason.to_string(),
+        })
+    }
+
+    /// The stones, the last one marked, and under renju Black's forbidden points when Black
+    /// is to move.
+    fn board(&self, last: &[Point]) -> BoardView {
+        let size = self.size();
+        let mut view = BoardView::lettered(size);
+        for y in 0..size {
+            for x in 0..size {
+                view.set((x, y), self.stone_at(x, y).map(stone));
+            }
+        }
+        view.last = last.iter().map(|p| (p.x(), p.y())).collect();
+        if self.rule() == Rule::Renju
+            && self.side_to_move() == Side::First
+            && self.game_end().is_none()
+        {
+            view.hints = self
+                .forbidden_points()
+                .iter()
+                .map(|(p, _)| (p.x(), p.y()))
+                .collect();
+            view.hint_meaning = Some("forbidden for Black under renju".to_string());
+        }
+        view
+    }
+
+    /// A forbidden Black move under renju is read (and then loses), not refused.
+    fn parse_turn(&self, text: &str) -> Result<Vec<Point>, String> {
+        match self.parse_move(text) {
+            Ok(p) => Ok(vec![p]),
+            Err(GomokuError::Forbidden { .. }) => {
+                let p = self.parse_point(text).map_err(|e| e.to_string())?;
+                Ok(vec![p])
+            }
+            Err(e) => Err(e.to_string()),
+        }
+    }
+
+    fn play_input(&mut self, mv: Point) {
+        // Checked already by parse_turn; a forbidden move ends the game.
+        let _ = self.play_checked(mv);
+    }
+
+    fn start_tags(&self) -> Vec<(&'static str, String)> {
+        let mut tags = vec![
+            ("Rule", self.rule().to_string()),
+            ("Size", self.size().to_string()),
+        ];
+        let mut black = Vec::new();
+        let mut white = Vec::new();
+        for p in self.points() {
+            match self.stone(p) {
+                Some(Side::First) => black.push(self.format_point(p)),
+                Some(Side::Second) => white.push(self.format_point(p)),
+                None => {}
+            }
+        }
+        if !black.is_empty() || !white.is_empty() {
+            tags.push(("SetupBlack", black.join(" ")));
+            tags.push(("SetupWhite", white.join(" ")));
+            let side = if self.side_to_move() == Side::First {
+                "black"
+            } else {
+                "white"
+            };
+            tags.push(("ToMove", side.to_string()));
+        }
+        tags
+    }
+}
