@@ -50,6 +50,7 @@ impl PositionArgs {
             black: self.black.clone(),
             white: self.white.clone(),
             to_move: self.to_move.clone(),
+            no_capture_plies: None,
         }
     }
 }

@@ -655,36 +655,16 @@ mod tests {
             "é",
             "",
         ];
-        let games: Vec<(&str, Box<dyn Game>)> = vec![
-            (
-                "gomoku",
-                Box::new(Session::new(
-                    gomoku::Board::new(15, gomoku::Rule::Freestyle).unwrap(),
-                    &EngineConfig::small(),
-                )),
-            ),
-            (
-                "renju",
-                Box::new(Session::new(
-                    gomoku::Board::new(15, gomoku::Rule::Renju).unwrap(),
-                    &EngineConfig::small(),
-                )),
-            ),
-            (
-                "connect6",
-                Box::new(Session::new(
-                    connect6::Connect6::standard(),
-                    &EngineConfig::small(),
-                )),
-            ),
-            (
-                "xiangqi",
-                Box::new(Session::new(
-                    xiangqi::Position::startpos(),
-                    &EngineConfig::small(),
-                )),
-            ),
-        ];
+        // Every registered game.
+        let games: Vec<(&str, Box<dyn Game>)> = crate::registry::GAMES
+            .iter()
+            .map(|g| {
+                let game = g
+                    .build(&game_frame::Setup::default(), &EngineConfig::small())
+                    .expect("the default setup");
+                (g.name(), game)
+            })
+            .collect();
         let mut state = 0x9e37_79b9_7f4a_7c15u64;
         let mut next = move || {
             state = state

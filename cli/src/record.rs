@@ -220,6 +220,7 @@ pub fn load(
         black: record.tag("SetupBlack").map(str::to_string),
         white: record.tag("SetupWhite").map(str::to_string),
         to_move: record.tag("ToMove").map(str::to_ascii_lowercase),
+        no_capture_plies: None,
     };
     let mut game = kind.build(&args, config).map_err(|e| {
         // Name the record's tags, not the command-line options they stand for.

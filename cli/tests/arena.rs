@@ -46,30 +46,55 @@ struct Record {
     moves: String,
 }
 
+/// The records of a file: each record's tags, and its movetext as the moves alone (move
+/// numbers, `{comments}` and the result dropped) joined by spaces.
 fn records(path: &PathBuf) -> Vec<Record> {
     let text = std::fs::read_to_string(path).expect("record file");
     let mut out = Vec::new();
-    let mut current: Option<Record> = None;
+    let mut current: Option<(Record, String)> = None;
+    let finish = |(mut r, body): (Record, String)| {
+        let mut words = Vec::new();
+        let mut depth = 0;
+        for w in body.split_whitespace() {
+            if w.starts_with('{') {
+                depth += 1;
+            }
+            let in_comment = depth > 0;
+            if w.ends_with('}') {
+                depth -= 1;
+            }
+            let number =
+                w.ends_with('.') && w.trim_end_matches('.').chars().all(|c| c.is_ascii_digit());
+            let result = ["1-0", "0-1", "1/2-1/2", "*"].contains(&w);
+            if !in_comment && !number && !result {
+                words.push(w);
+            }
+        }
+        r.moves = words.join(" ");
+        r
+    };
     for line in text.lines() {
         if let Some(tag) = line.strip_prefix('[') {
             let (k, v) = tag.split_once(' ').unwrap();
             let v = v.trim_end_matches(']').trim_matches('"').to_string();
             if k == "Game" {
-                if let Some(r) = current.take() {
-                    out.push(r);
-                }
-                current = Some(Record {
-                    tags: HashMap::new(),
-                    moves: String::new(),
-                });
+                out.extend(current.take().map(finish));
+                current = Some((
+                    Record {
+                        tags: HashMap::new(),
+                        moves: String::new(),
+                    },
+                    String::new(),
+                ));
             }
-            current.as_mut().unwrap().tags.insert(k.to_string(), v);
+            current.as_mut().unwrap().0.tags.insert(k.to_string(), v);
         } else if !line.trim().is_empty() {
-            let moves = line.split('{').next().unwrap().trim();
-            current.as_mut().unwrap().moves = moves.to_string();
+            let body = &mut current.as_mut().unwrap().1;
+            body.push_str(line);
+            body.push(' ');
         }
     }
-    out.extend(current);
+    out.extend(current.map(finish));
     out
 }
 
@@ -282,8 +307,11 @@ fn connect6_qi_vs_qi_over_connectmore() {
 /// Replays a xiangqi record's ICCS moves (move numbers skipped) from its FEN.
 fn replay_xiangqi(r: &Record) -> xiangqi::Position {
     let mut pos = xiangqi::Position::from_fen(&r.tags["FEN"]).unwrap();
-    for m in r.moves.split_whitespace().filter(|m| !m.ends_with('.')) {
-        let mv = pos.parse_iccs(m).expect("legal move");
+    for m in r.moves.split_whitespace() {
+        // The record writes ICCS with a dash, `H2-E2`.
+        let mv = pos
+            .parse_iccs(&m.replace('-', "").to_ascii_lowercase())
+            .expect("legal move");
         pos.play(mv);
     }
     pos
@@ -314,9 +342,9 @@ fn xiangqi_fakes_draw_by_repetition_over_ucci_and_uci() {
     assert_eq!(
         finished_lines(&out),
         [
-            "Finished game 1 (u1 vs u2): 1/2-1/2 {draw by repetition} [8 moves]; score 0 - 0 - 1 \
+            "Finished game 1 (u1 vs u2): 1/2-1/2 {draw: repetition} [8 moves]; score 0 - 0 - 1 \
              [0.500] after 1",
-            "Finished game 2 (u2 vs u1): 1/2-1/2 {draw by repetition} [8 moves]; score 0 - 0 - 2 \
+            "Finished game 2 (u2 vs u1): 1/2-1/2 {draw: repetition} [8 moves]; score 0 - 0 - 2 \
              [0.500] after 2",
         ]
     );
@@ -325,10 +353,7 @@ fn xiangqi_fakes_draw_by_repetition_over_ucci_and_uci() {
     for r in &recs {
         assert_eq!(r.tags["Game"], "Chinese Chess");
         assert_eq!(r.tags["Result"], "1/2-1/2");
-        assert_eq!(
-            r.moves,
-            "1. a0a1 a9a8 2. a1a0 a8a9 3. a0a1 a9a8 4. a1a0 a8a9"
-        );
+        assert_eq!(r.moves, "A0-A1 A9-A8 A1-A0 A8-A9 A0-A1 A9-A8 A1-A0 A8-A9");
         let pos = replay_xiangqi(r);
         assert_eq!(
             pos.game_end(),
@@ -606,7 +631,7 @@ fn elo_and_llr_lines_match_hand_computed_values() {
         out.contains("LLR -0.058 [-2.944, 2.944]: no decision"),
         "{out}"
     );
-    assert!(out.contains("2 x draw by repetition"), "{out}");
+    assert!(out.contains("2 x repetition"), "{out}");
 }
 
 #[test]
@@ -693,9 +718,11 @@ fn xiangqi_qi_vs_qi_over_ucci_and_uci() {
         assert_eq!(r.tags["Game"], "Chinese Chess");
         let pos = replay_xiangqi(r);
         match pos.game_end() {
-            Some((outcome, reason)) => {
+            Some((outcome, _)) => {
                 assert_eq!(r.tags["Result"], result_of(outcome), "{r:?}");
-                assert_eq!(r.tags["Termination"], reason.to_string());
+                // The reason in words, as `qi play` says it: the game frame's.
+                let ending = game_frame::Rules::ending(&pos).expect("over");
+                assert_eq!(r.tags["Termination"], ending.reason);
             }
             None => {
                 assert_eq!(r.tags["Result"], "1/2-1/2", "{r:?}");
@@ -703,4 +730,65 @@ fn xiangqi_qi_vs_qi_over_ucci_and_uci() {
             }
         }
     }
+}
+
+/// Connect Four has no engine protocol: qi plays it in-process, refereed by the same frame
+/// as `qi play`; every record replays to its result.
+#[test]
+fn connect4_qi_vs_qi_in_process() {
+    let rec = temp("connect4.txt");
+    let out = qi_match(&[
+        "connect4",
+        "--engine",
+        "qi,name=deep",
+        "--option",
+        "depth=6",
+        "--engine",
+        "qi,name=quick",
+        "--option",
+        "depth=2",
+        "--games",
+        "4",
+        "--movetime",
+        "1s",
+        "--seed",
+        "7",
+        "--records",
+        rec.to_str().unwrap(),
+    ]);
+    assert!(out.contains("Match finished: 4 games"), "{out}");
+    assert!(
+        out.contains("deep (inprocess) vs quick (inprocess)"),
+        "{out}"
+    );
+    assert_clean(&out);
+    let recs = records(&rec);
+    assert_eq!(recs.len(), 4);
+    for r in &recs {
+        assert_eq!(r.tags["Game"], "Connect Four");
+        let moves: String = r.moves.split_whitespace().collect();
+        let mut pos = connect4::ConnectFour::standard();
+        for c in moves.chars() {
+            let col = pos.parse_column(&c.to_string()).expect("a column");
+            pos.try_play(col).expect("a legal move");
+        }
+        let end = pos.game_end().expect("the game ended by rule");
+        assert_eq!(r.tags["Result"], result_of(end), "{r:?}");
+        assert_eq!(r.tags["OpeningMoves"], "4");
+    }
+    // An external engine needs a protocol the game speaks: connect4 has none.
+    let o = Command::new(env!("CARGO_BIN_EXE_qi"))
+        .args([
+            "match",
+            "connect4",
+            "--engine",
+            "cmd=/bin/cat,proto=gomocup",
+            "--engine",
+            "qi",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("connect4 has no engine protocol"), "{err}");
 }

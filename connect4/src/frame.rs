@@ -28,9 +28,13 @@ impl Connect4Spec {
     /// The game from the setup: the empty 7x6 board, then the moves (one column a character:
     /// `4453`, or `4 4 5 3`).
     fn session(args: &Setup, config: &EngineConfig) -> Result<Session<ConnectFour>, FrameError> {
-        if args.fen.is_some() || args.rule.is_some() || args.size.is_some() {
+        if args.fen.is_some()
+            || args.rule.is_some()
+            || args.size.is_some()
+            || args.no_capture_plies.is_some()
+        {
             return Err(usage(
-                "--fen, --rule and --size do not fit connect4: it is 7 columns x 6 rows with one \
+                "--fen, --rule, --size and --no-capture-plies do not fit connect4: it is 7 columns x 6 rows with one \
                  rule; give the position as --moves (columns 1..7, e.g. 4453)",
             ));
         }

@@ -4,16 +4,17 @@
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::AtomicBool;
 
+use game_core::zobrist::SplitMix64;
 use game_core::{Position, Side};
 use game_frame::selfplay::{self, Settings, Summary};
 use game_frame::{
-    BoardView, Budget, Decision, Ending, EngineConfig, FrameError, Game, GameSpec, Progress,
-    Protocol, Rules, Session, Setup, quoted, split_turns, stone, tuning,
+    BoardView, Budget, Decision, Ending, EngineConfig, FrameError, Game, GameSpec, Opening,
+    Progress, Protocol, Rules, Session, Setup, quoted, split_turns, stone, tuning,
 };
 
 use crate::board::{Cell, Connect6, DEFAULT_SIZE, MoveError, Stone};
 use crate::engine::{Engine, EngineLimits};
-use crate::notation::{Point, parse_littlegolem};
+use crate::notation::{Point, format_connectmore, parse_littlegolem};
 
 fn usage(msg: impl Into<String>) -> FrameError {
     FrameError::Usage(msg.into())
@@ -36,6 +37,11 @@ impl Connect6Spec {
         if args.rule.is_some() {
             return Err(usage(
                 "--rule is for gomoku; connect6 has one rule (six or more in a row wins)",
+            ));
+        }
+        if args.no_capture_plies.is_some() {
+            return Err(usage(
+                "--no-capture-plies is for xiangqi (the stone games capture nothing)",
             ));
         }
         let size = args.size.unwrap_or(DEFAULT_SIZE);
@@ -181,6 +187,64 @@ impl GameSpec for Connect6Spec {
             serve: serve_connectmore,
         }]
     }
+
+    fn referee_protocols(&self) -> &'static [&'static str] {
+        &["connectmore"]
+    }
+
+    /// A LittleGolem move list (`j10 j9l11`) of whole turns.
+    fn opening(&self, line: &str, base: &Setup) -> Result<Opening, FrameError> {
+        let setup = Setup {
+            moves: Some(line.to_string()),
+            ..base.clone()
+        };
+        let game = Self::session(&setup, &EngineConfig::small())?;
+        let pos = game.position();
+        if pos.stones_left() == 1 && !pos.history().is_empty() {
+            return Err(usage("the opening ends in the middle of a turn"));
+        }
+        Ok(Opening {
+            setup,
+            label: line.to_string(),
+        })
+    }
+
+    /// Black's first stone within 1 point of the centre and White's two stones within 2.
+    fn random_opening(&self, base: &Setup, seed: u64) -> Opening {
+        let mut rng = SplitMix64::new(seed);
+        let mut next = |n: usize| -> usize {
+            let (v, r) = rng.next();
+            rng = r;
+            (v % n as u64) as usize
+        };
+        let c = base.size.unwrap_or(DEFAULT_SIZE) / 2;
+        loop {
+            let mut pick = |r: usize| {
+                Point::new(
+                    (c - r + next(2 * r + 1)) as u8,
+                    (c - r + next(2 * r + 1)) as u8,
+                )
+            };
+            let first = pick(1);
+            let (a, b) = (pick(2), pick(2));
+            if a == b || a == first || b == first {
+                continue;
+            }
+            let label = format!(
+                "{} {}{}",
+                first.to_littlegolem(),
+                a.to_littlegolem(),
+                b.to_littlegolem()
+            );
+            return Opening {
+                setup: Setup {
+                    moves: Some(label.clone()),
+                    ..base.clone()
+                },
+                label,
+            };
+        }
+    }
 }
 
 impl Rules for Connect6 {
@@ -307,6 +371,11 @@ impl Rules for Connect6 {
                 .map_err(|e| e.to_string()),
             Err(e) => Err(e.to_string()),
         }
+    }
+
+    /// ConnectMore letters (`JJ`: column, then row from the top).
+    fn protocol_move(&self, mv: Stone, notation: &str) -> Option<String> {
+        (notation == "connectmore").then(|| format_connectmore(&[mv.point(self.size())]))
     }
 
     /// Own turns to the forced result: a connect6 turn is two stones (the first may be one).

@@ -11,7 +11,7 @@ use crate::FrameError;
 use crate::config::EngineConfig;
 use crate::rules::natural_key;
 use crate::session::Game;
-use crate::setup::Setup;
+use crate::setup::{Opening, Setup};
 
 /// A protocol loop: reads commands from the input until it ends or says quit, answering on
 /// the output.
@@ -126,6 +126,67 @@ pub trait GameSpec: Sync {
     /// The engine protocols the game serves.
     fn protocols(&self) -> &'static [Protocol] {
         &[]
+    }
+
+    /// The protocols a match referee may speak to engines of this game, the default first
+    /// (`gomocup`; `ucci`, `uci`; `connectmore`). None: engines play in-process only.
+    fn referee_protocols(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// One line of a match's opening file, on top of `base` (the match's size and rule).
+    /// Default: the line is a move list.
+    ///
+    /// # Errors
+    /// [`FrameError::Usage`] for a line that does not read; whether it replays legally is
+    /// checked by building the game.
+    fn opening(&self, line: &str, base: &Setup) -> Result<Opening, FrameError> {
+        Ok(Opening {
+            setup: Setup {
+                moves: Some(line.to_string()),
+                ..base.clone()
+            },
+            label: line.to_string(),
+        })
+    }
+
+    /// A seeded random short opening on top of `base`, never a finished game. Default:
+    /// [`GameSpec::random_plies`] random legal plies (drawn again while they end the game).
+    fn random_opening(&self, base: &Setup, seed: u64) -> Opening {
+        let mut rng = game_core::zobrist::SplitMix64::new(seed);
+        for _ in 0..100 {
+            let Ok(mut game) = self.build(base, &EngineConfig::small()) else {
+                break;
+            };
+            let mut words = Vec::new();
+            for _ in 0..self.random_plies() {
+                let moves = game.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let (x, next) = rng.next();
+                rng = next;
+                let mv = &moves[(x % moves.len() as u64) as usize];
+                if game.play_text(mv).is_err() {
+                    break;
+                }
+                words.push(mv.clone());
+            }
+            if game.ending().is_none() && words.len() == self.random_plies() {
+                let label = words.join(" ");
+                return Opening {
+                    setup: Setup {
+                        moves: Some(label.clone()),
+                        ..base.clone()
+                    },
+                    label,
+                };
+            }
+        }
+        Opening {
+            setup: base.clone(),
+            label: String::new(),
+        }
     }
 }
 

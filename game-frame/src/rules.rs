@@ -164,6 +164,12 @@ pub trait Rules: Position {
         None
     }
 
+    /// A ply in a protocol's notation (`gomocup`: `x,y` from the top-left; `connectmore`:
+    /// two letters; `iccs`: `h2e2`), or `None` for a notation the game does not speak.
+    fn protocol_move(&self, _mv: Self::Move, _notation: &str) -> Option<String> {
+        None
+    }
+
     /// Every legal move of the side to move in notation, naturally sorted (`a2` before `a10`).
     fn legal_texts(&self) -> Vec<String> {
         let mut moves = Vec::new();

@@ -138,7 +138,23 @@ pub trait Game {
         info: &mut dyn FnMut(&Info),
     ) -> Thought;
     /// The game record: tags (players, result, start position) and the moves.
-    fn record(&self, players: [&str; 2], ending: Option<&Ending>) -> String;
+    fn record(&self, players: [&str; 2], ending: Option<&Ending>) -> String {
+        self.record_with(players, ending, "qi", &[])
+    }
+    /// The game record with `event` as its `[Event]` tag and `extra` tags after the start
+    /// position's (a match's round, opening, time control).
+    fn record_with(
+        &self,
+        players: [&str; 2],
+        ending: Option<&Ending>,
+        event: &str,
+        extra: &[(&str, String)],
+    ) -> String;
+    /// Every turn from the start (setup moves included) with its side, in the game's notation.
+    fn turn_texts(&self) -> Vec<(Side, String)>;
+    /// Every turn from the start with its side in a protocol's notation
+    /// ([`Rules::protocol_move`]), or `None` when the game does not speak it.
+    fn protocol_turns(&self, notation: &str) -> Option<Vec<(Side, String)>>;
     /// The record tags of the start position ([`Rules::start_tags`]: rule, size, FEN, setup).
     fn start_tags(&self) -> Vec<(&'static str, String)>;
 }
@@ -393,13 +409,48 @@ impl<R: Rules> Game for Session<R> {
         self.start.start_tags()
     }
 
-    fn record(&self, players: [&str; 2], ending: Option<&Ending>) -> String {
+    fn turn_texts(&self) -> Vec<(Side, String)> {
+        let mut pos = self.start.clone();
+        self.turns
+            .iter()
+            .map(|(side, plies)| {
+                let mut text = String::new();
+                for &mv in plies {
+                    text.push_str(&pos.format_move(mv));
+                    pos.play(mv);
+                }
+                (*side, text)
+            })
+            .collect()
+    }
+
+    fn protocol_turns(&self, notation: &str) -> Option<Vec<(Side, String)>> {
+        let mut pos = self.start.clone();
+        let mut out = Vec::with_capacity(self.turns.len());
+        for (side, plies) in &self.turns {
+            let mut text = String::new();
+            for &mv in plies {
+                text.push_str(&pos.protocol_move(mv, notation)?);
+                pos.play(mv);
+            }
+            out.push((*side, text));
+        }
+        Some(out)
+    }
+
+    fn record_with(
+        &self,
+        players: [&str; 2],
+        ending: Option<&Ending>,
+        event: &str,
+        extra: &[(&str, String)],
+    ) -> String {
         let mut text = String::new();
         let mut tag = |k: &str, v: &str| {
             text.push_str(&format!("[{k} \"{}\"]\n", v.replace('"', "'")));
         };
         tag("Game", self.pos.record_game());
-        tag("Event", "qi");
+        tag("Event", event);
         tag("Date", &today());
         tag(R::side_name(Side::First), players[0]);
         tag(R::side_name(Side::Second), players[1]);
@@ -409,6 +460,9 @@ impl<R: Rules> Game for Session<R> {
         }
         for (k, v) in self.start.start_tags() {
             tag(k, &v);
+        }
+        for (k, v) in extra {
+            tag(k, v);
         }
         text.push('\n');
         let turns: Vec<Vec<R::Move>> = self.turns.iter().map(|(_, t)| t.clone()).collect();

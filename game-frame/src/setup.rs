@@ -21,6 +21,17 @@ pub struct Setup {
     pub white: Option<String>,
     /// The side to move of a stone setup: `black` or `white`.
     pub to_move: Option<String>,
+    /// Plies without a capture that draw the game (xiangqi; 0 turns the rule off).
+    pub no_capture_plies: Option<u16>,
+}
+
+/// Where a match game starts: a setup and a short text for progress lines and records.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening {
+    /// The start of the game (the opening's moves in [`Setup::moves`]).
+    pub setup: Setup,
+    /// The opening as people read it (`h8g7f6`, `startpos`, `h2e2 h9g7`).
+    pub label: String,
 }
 
 impl Setup {

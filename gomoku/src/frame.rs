@@ -5,11 +5,12 @@ use std::io::{self, BufRead, Write};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
+use game_core::zobrist::SplitMix64;
 use game_core::{Position, Side};
 use game_frame::selfplay::{self, Settings, Summary};
 use game_frame::{
-    BoardView, Budget, Decision, Ending, EngineConfig, FrameError, Game, GameSpec, Progress,
-    Protocol, Rules, Session, Setup, play_moves, split_points, stone, tuning,
+    BoardView, Budget, Decision, Ending, EngineConfig, FrameError, Game, GameSpec, Opening,
+    Progress, Protocol, Rules, Session, Setup, play_moves, split_points, stone, tuning,
 };
 
 use crate::board::Board;
@@ -50,6 +51,11 @@ impl GomokuSpec {
         if args.fen.is_some() {
             return Err(usage(
                 "--fen is for xiangqi; gomoku positions use --moves or --black/--white stones",
+            ));
+        }
+        if args.no_capture_plies.is_some() {
+            return Err(usage(
+                "--no-capture-plies is for xiangqi (the stone games capture nothing)",
             ));
         }
         let asked = args.rule.as_deref().map(parse_rule).transpose()?;
@@ -232,6 +238,92 @@ impl GameSpec for GomokuSpec {
             serve: serve_gomocup,
         }]
     }
+
+    fn referee_protocols(&self) -> &'static [&'static str] {
+        &["gomocup"]
+    }
+
+    /// Gomocup offsets from the centre `dx,dy, dx,dy, ...` (y down, centre = floor(N/2)) or
+    /// a position string `h8g7f6`, the stones in move order.
+    fn opening(&self, line: &str, base: &Setup) -> Result<Opening, FrameError> {
+        let board = self.start(base)?;
+        let size = board.size();
+        let points: Vec<Point> = if line.starts_with(|c: char| c == '-' || c.is_ascii_digit()) {
+            let numbers: Result<Vec<i64>, _> = line
+                .split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::parse::<i64>)
+                .collect();
+            let numbers = numbers.map_err(|_| usage("expected offsets like 0,0, 1,-1, -1,1"))?;
+            if numbers.len() % 2 != 0 {
+                return Err(usage("an odd number of offsets: expected dx,dy pairs"));
+            }
+            let (c, n) = ((size / 2) as i64, size as i64);
+            let mut points = Vec::new();
+            for pair in numbers.chunks(2) {
+                let (x, y) = (c + pair[0], c + pair[1]);
+                if x < 0 || y < 0 || x >= n || y >= n {
+                    return Err(usage(format!(
+                        "offset {},{} is off the {n}x{n} board",
+                        pair[0], pair[1]
+                    )));
+                }
+                points.push(Point::new(x as usize, y as usize));
+            }
+            points
+        } else {
+            board.parse_points(line).map_err(|e| usage(e.to_string()))?
+        };
+        let label: String = points.iter().map(|&p| board.format_point(p)).collect();
+        Ok(Opening {
+            setup: Setup {
+                moves: Some(label.clone()),
+                ..base.clone()
+            },
+            label,
+        })
+    }
+
+    /// Three stones (Black, White, Black) within 2 points of the centre, none forbidden.
+    fn random_opening(&self, base: &Setup, seed: u64) -> Opening {
+        let mut rng = SplitMix64::new(seed);
+        let mut next = |n: usize| -> usize {
+            let (v, r) = rng.next();
+            rng = r;
+            (v % n as u64) as usize
+        };
+        let Ok(start) = self.start(base) else {
+            return Opening {
+                setup: base.clone(),
+                label: String::new(),
+            };
+        };
+        loop {
+            let c = start.size() / 2;
+            let r = 2.min(c);
+            let mut b = start.clone();
+            let mut stones = Vec::new();
+            for _ in 0..3 {
+                let p = Point::new(c - r + next(2 * r + 1), c - r + next(2 * r + 1));
+                if !b.is_legal(p) {
+                    break;
+                }
+                b.play(p);
+                stones.push(p);
+            }
+            if stones.len() == 3 && b.game_end().is_none() {
+                let label: String = stones.iter().map(|&p| b.format_point(p)).collect();
+                return Opening {
+                    setup: Setup {
+                        moves: Some(label.clone()),
+                        ..base.clone()
+                    },
+                    label,
+                };
+            }
+        }
+    }
 }
 
 impl Rules for Board {
@@ -355,6 +447,11 @@ impl Rules for Board {
             }
             Err(e) => Err(e.to_string()),
         }
+    }
+
+    /// Gomocup coordinates `x,y` (0-based, `0,0` top-left).
+    fn protocol_move(&self, mv: Point, notation: &str) -> Option<String> {
+        (notation == "gomocup").then(|| format!("{},{}", mv.x(), mv.y()))
     }
 
     fn play_input(&mut self, mv: Point) {

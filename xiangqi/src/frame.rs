@@ -5,15 +5,16 @@ use std::sync::atomic::AtomicBool;
 
 use game_core::Side;
 use game_core::search::Searcher;
+use game_core::zobrist::SplitMix64;
 use game_frame::selfplay::{self, Settings, Summary};
 use game_frame::{
-    BoardView, Budget, Decision, Ending, EngineConfig, FrameError, Game, GameSpec, Piece, Progress,
-    Protocol, Region, River, Rules, Session, Setup, play_moves, search_turn, tuning,
+    BoardView, Budget, Decision, Ending, EngineConfig, FrameError, Game, GameSpec, Opening, Piece,
+    Progress, Protocol, Region, River, Rules, Session, Setup, play_moves, search_turn, tuning,
 };
 
 use crate::position::{EndReason, Position};
 use crate::types::{Move, PieceKind};
-use crate::{Eval, bench};
+use crate::{Eval, START_FEN, bench};
 
 fn usage(msg: impl Into<String>) -> FrameError {
     FrameError::Usage(msg.into())
@@ -38,10 +39,14 @@ impl XiangqiSpec {
                 "--black/--white/--to-move set up stone games; a xiangqi position is given with --fen",
             ));
         }
-        match &args.fen {
-            None => Ok(Position::startpos()),
-            Some(fen) => Position::from_fen(fen).map_err(|e| usage(format!("--fen: {e}"))),
+        let mut pos = match &args.fen {
+            None => Position::startpos(),
+            Some(fen) => Position::from_fen(fen).map_err(|e| usage(format!("--fen: {e}")))?,
+        };
+        if let Some(plies) = args.no_capture_plies {
+            pos.set_no_capture_limit(plies);
         }
+        Ok(pos)
     }
 
     /// The game from the setup: its start, then its moves (spaces or commas between them,
@@ -157,6 +162,82 @@ impl GameSpec for XiangqiSpec {
                 serve: serve_uci,
             },
         ]
+    }
+
+    fn referee_protocols(&self) -> &'static [&'static str] {
+        &["ucci", "uci"]
+    }
+
+    /// A FEN, optionally followed by `moves ...`, or ICCS moves from the start
+    /// (`startpos moves h2e2`, `h2e2 h9g7`).
+    fn opening(&self, line: &str, base: &Setup) -> Result<Opening, FrameError> {
+        let (fen, moves) = if line.contains('/') {
+            match line.split_once(" moves ") {
+                Some((f, m)) => (f.trim().to_string(), m),
+                None => (line.to_string(), ""),
+            }
+        } else {
+            let m = line.strip_prefix("startpos").unwrap_or(line);
+            let m = m.trim().strip_prefix("moves").unwrap_or(m);
+            (START_FEN.to_string(), m)
+        };
+        let moves: Vec<&str> = moves.split_whitespace().collect();
+        Ok(opening_of(base, &fen, &moves))
+    }
+
+    /// Four random quiet plies from the start.
+    fn random_opening(&self, base: &Setup, seed: u64) -> Opening {
+        let mut rng = SplitMix64::new(seed);
+        let mut next = |n: usize| -> usize {
+            let (v, r) = rng.next();
+            rng = r;
+            (v % n as u64) as usize
+        };
+        loop {
+            let mut pos = Position::startpos();
+            let mut moves = Vec::new();
+            for _ in 0..4 {
+                let quiet: Vec<Move> = pos
+                    .legal_moves()
+                    .into_iter()
+                    .filter(|m| pos.piece_on(m.to()).is_none())
+                    .collect();
+                if quiet.is_empty() {
+                    break;
+                }
+                let mv = quiet[next(quiet.len())];
+                game_core::Position::play(&mut pos, mv);
+                moves.push(mv.to_string());
+            }
+            if moves.len() == 4 && pos.game_end().is_none() {
+                let words: Vec<&str> = moves.iter().map(String::as_str).collect();
+                return opening_of(base, START_FEN, &words);
+            }
+        }
+    }
+}
+
+/// The opening from `fen` and ICCS `moves`, labelled `startpos`, the moves, or the FEN and
+/// its moves.
+fn opening_of(base: &Setup, fen: &str, moves: &[&str]) -> Opening {
+    let label = if fen == START_FEN {
+        if moves.is_empty() {
+            "startpos".to_string()
+        } else {
+            moves.join(" ")
+        }
+    } else if moves.is_empty() {
+        fen.to_string()
+    } else {
+        format!("{fen} moves {}", moves.join(" "))
+    };
+    Opening {
+        setup: Setup {
+            fen: Some(fen.to_string()),
+            moves: Some(moves.join(" ")),
+            ..base.clone()
+        },
+        label,
     }
 }
 
@@ -280,6 +361,11 @@ impl Rules for Position {
                 .push(format!("{} is in check.", Self::side_name(self.side())));
         }
         view
+    }
+
+    /// ICCS (`h2e2`, ranks 0..9), the notation of UCCI and of UCI as xiangqi GUIs speak it.
+    fn protocol_move(&self, mv: Move, notation: &str) -> Option<String> {
+        (notation == "iccs").then(|| mv.to_string())
     }
 
     /// ICCS (`h2e2`, `H2-E2`), WXF (`C2.5`, `C2=5`) or Chinese (`炮二平五`).

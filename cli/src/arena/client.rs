@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use game_core::Side;
 
 use super::engine::{EngineSpec, Log, Proc, Proto, RecvError};
-use super::games::{Game, Variant};
+use super::referee::Referee;
 
 /// Time allowed for a handshake answer (`ucciok`, `uciok`, `readyok`, `OK`, `name`).
 pub const HANDSHAKE: Duration = Duration::from_secs(10);
@@ -258,7 +258,7 @@ impl Client {
                 }
                 self.ready()
             }
-            Proto::Gomocup => Ok(()),
+            Proto::Gomocup | Proto::InProcess => Ok(()),
             Proto::ConnectMore => {
                 self.send("name")?;
                 self.wait_for("name", HANDSHAKE, |l| {
@@ -290,7 +290,10 @@ impl Client {
     ///
     /// # Errors
     /// A [`Fault`] if the engine fails to answer as the protocol requires.
-    pub fn new_game(&mut self, variant: &Variant, tc: &TimeControl) -> Result<(), Fault> {
+    pub fn new_game(&mut self, referee: &Referee, tc: &TimeControl) -> Result<(), Fault> {
+        let tags = referee.game.start_tags();
+        let tag = |k: &str| tags.iter().find(|(t, _)| *t == k).map(|(_, v)| v.clone());
+        let size = tag("Size").unwrap_or_default();
         self.proc
             .drain()
             .map_err(|e| recv_fault(e, "a new game", HANDSHAKE))?;
@@ -308,13 +311,12 @@ impl Client {
                 self.ready()
             }
             Proto::Gomocup => {
-                self.send(&format!("START {}", variant.size))?;
+                self.send(&format!("START {size}"))?;
                 self.wait_for("OK to START", HANDSHAKE, |l| {
                     let up = l.to_ascii_uppercase();
                     if up.starts_with("ERROR") || up.starts_with("UNKNOWN") {
                         Err(Fault::Protocol(format!(
-                            "engine said '{l}' to 'START {}'",
-                            variant.size
+                            "engine said '{l}' to 'START {size}'"
                         )))
                     } else {
                         Ok((up == "OK").then_some(()))
@@ -324,10 +326,11 @@ impl Client {
                     TimeControl::MoveTime(t) => (ms(t), 0),
                     TimeControl::Game { base, .. } => (ms(base), ms(base)),
                 };
-                let rule = match variant.rule {
-                    gomoku::Rule::Freestyle => 0,
-                    gomoku::Rule::Standard => 1,
-                    gomoku::Rule::Renju => 4,
+                // Gomocup's rule codes: 0 freestyle, 1 exactly five, 4 renju.
+                let rule = match tag("Rule").as_deref() {
+                    Some("standard") => 1,
+                    Some("renju") => 4,
+                    _ => 0,
                 };
                 self.send(&format!("INFO timeout_turn {turn}"))?;
                 self.send(&format!("INFO timeout_match {total}"))?;
@@ -347,7 +350,7 @@ impl Client {
                 }
                 Ok(())
             }
-            Proto::ConnectMore => Ok(()),
+            Proto::ConnectMore | Proto::InProcess => Ok(()),
         }
     }
 
@@ -359,7 +362,7 @@ impl Client {
     /// [`Fault::Protocol`] for an answer the protocol does not allow.
     pub fn go(
         &mut self,
-        game: &Game,
+        game: &Referee,
         clocks: &Clocks,
         margin: Duration,
     ) -> Result<(Reply, Duration), Fault> {
@@ -370,6 +373,7 @@ impl Client {
             Proto::Ucci | Proto::Uci => self.go_xiangqi(game, clocks, margin),
             Proto::Gomocup => self.go_gomocup(game, clocks, margin),
             Proto::ConnectMore => self.go_connectmore(game, clocks, margin),
+            Proto::InProcess => Err(Fault::Protocol("not a process".to_string())),
         }
     }
 
@@ -416,11 +420,23 @@ impl Client {
 
     fn go_xiangqi(
         &mut self,
-        game: &Game,
+        game: &Referee,
         clocks: &Clocks,
         margin: Duration,
     ) -> Result<(Reply, Duration), Fault> {
-        let (fen, moves) = game.xiangqi_moves().expect("a xiangqi game");
+        let tags = game.game.start_tags();
+        let fen = tags
+            .iter()
+            .find(|(k, _)| *k == "FEN")
+            .map(|(_, v)| v.clone())
+            .ok_or_else(|| Fault::Protocol("the game has no FEN for UCCI/UCI".to_string()))?;
+        let moves: Vec<String> = game
+            .game
+            .protocol_turns("iccs")
+            .ok_or_else(|| Fault::Protocol("the game has no ICCS moves".to_string()))?
+            .into_iter()
+            .map(|(_, m)| m)
+            .collect();
         let mut position = format!("position fen {fen}");
         if !moves.is_empty() {
             position.push_str(" moves ");
@@ -476,11 +492,20 @@ impl Client {
 
     fn go_gomocup(
         &mut self,
-        game: &Game,
+        game: &Referee,
         clocks: &Clocks,
         margin: Duration,
     ) -> Result<(Reply, Duration), Fault> {
-        let stones = game.gomoku_moves().expect("a gomoku game");
+        let stones: Vec<(usize, usize)> = game
+            .game
+            .protocol_turns("gomocup")
+            .ok_or_else(|| Fault::Protocol("the game has no Gomocup moves".to_string()))?
+            .iter()
+            .filter_map(|(_, m)| {
+                let (x, y) = m.split_once(',')?;
+                Some((x.parse().ok()?, y.parse().ok()?))
+            })
+            .collect();
         if let Some(at) = self.answered {
             std::thread::sleep(GOMOCUP_SETTLE.saturating_sub(at.elapsed()));
         }
@@ -529,11 +554,14 @@ impl Client {
 
     fn go_connectmore(
         &mut self,
-        game: &Game,
+        game: &Referee,
         clocks: &Clocks,
         margin: Duration,
     ) -> Result<(Reply, Duration), Fault> {
-        let turns = game.connect6_turns().expect("a connect6 game");
+        let turns = game
+            .game
+            .protocol_turns("connectmore")
+            .ok_or_else(|| Fault::Protocol("the game has no ConnectMore moves".to_string()))?;
         if self.is_qi {
             self.send(&format!("time {}", ms(clocks.per_move_budget()).max(1)))?;
         }
@@ -575,6 +603,7 @@ impl Client {
         let line = match self.proto {
             Proto::Ucci | Proto::Uci | Proto::ConnectMore => "quit",
             Proto::Gomocup => "END",
+            Proto::InProcess => "",
         };
         self.proc.stop(Some(line), Duration::from_millis(500));
     }

@@ -25,6 +25,8 @@ pub enum Proto {
     Gomocup,
     /// ConnectMore (connect6, as Cloudict speaks it).
     ConnectMore,
+    /// No protocol: qi in-process, through the game frame (any registered game).
+    InProcess,
 }
 
 impl Proto {
@@ -38,8 +40,10 @@ impl Proto {
             "uci" => Ok(Proto::Uci),
             "gomocup" | "pbrain" | "piskvork" => Ok(Proto::Gomocup),
             "connectmore" | "connect6" => Ok(Proto::ConnectMore),
+            "inprocess" | "in-process" => Ok(Proto::InProcess),
             other => Err(format!(
-                "unknown protocol '{other}': expected ucci, uci, gomocup or connectmore"
+                "unknown protocol '{other}': expected ucci, uci, gomocup, connectmore or \
+                 inprocess"
             )),
         }
     }
@@ -52,6 +56,7 @@ impl Proto {
             Proto::Uci => "uci",
             Proto::Gomocup => "gomocup",
             Proto::ConnectMore => "connectmore",
+            Proto::InProcess => "inprocess",
         }
     }
 
@@ -63,6 +68,7 @@ impl Proto {
             Proto::Uci => "uci",
             Proto::Gomocup => "gomocup",
             Proto::ConnectMore => "connect6-engine",
+            Proto::InProcess => "",
         }
     }
 }

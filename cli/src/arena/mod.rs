@@ -1,14 +1,15 @@
-//! `qi match`: engine-against-engine matches for gomoku/renju, connect6 and xiangqi, with qi's
-//! own rules as the referee.
+//! `qi match`: engine-against-engine matches for every registered game, with qi's own rules
+//! (the game frame, as `qi play` uses them) as the referee.
 //!
 //! Two engines ([`engine::EngineSpec`]): qi itself as a child process (`--engine qi --option
 //! threads=1 --option hash=64`; the running executable with the protocol subcommand) or any
 //! program speaking the game's protocol (`--engine cmd=PATH,proto=ucci|uci|gomocup|connectmore,
 //! name=NAME[,arg=A][,option.K=V]`). The referee ([`client`]) talks UCCI or UCI (ranks 0..9)
 //! for xiangqi, Gomocup for gomoku (any size, the rule by `INFO rule`) and ConnectMore for
-//! connect6, enforces the time control (a thread reads each engine's output into a channel;
-//! the referee waits with a deadline), and judges every move by the game crates' rules
-//! ([`games`]). Losses by illegal move, time, crash or protocol error are recorded with their
+//! connect6, or runs qi in-process for any game (`proto=inprocess`, the default for a game
+//! without a protocol such as connect4: [`local`]), enforces the time control (a thread reads
+//! each engine's output into a channel; the referee waits with a deadline), and judges every
+//! move by the game frame ([`referee`]). Losses by illegal move, time, crash or protocol error are recorded with their
 //! reason, and a failed engine is restarted for the next game. Openings come from a file or
 //! are random (seeded), each played twice with colours swapped. The end of the match prints
 //! W/D/L, the score, the Elo difference with a 95 % interval and, with `--sprt`, the
@@ -16,7 +17,8 @@
 
 pub mod client;
 pub mod engine;
-pub mod games;
+pub mod local;
+pub mod referee;
 pub mod stats;
 
 use std::fs::OpenOptions;
@@ -29,10 +31,14 @@ use std::time::Duration;
 
 use game_core::{Outcome, Side};
 
+use game_frame::{Opening, Setup as GameSetup};
+
 use crate::CliError;
-use client::{Client, Clocks, Reply, TimeControl};
+use crate::registry::{self, GameArg};
+use client::{Clocks, Reply, TimeControl};
 use engine::{EngineSpec, Proto};
-use games::{Game, MatchGame, Opening, RecordInfo, Variant};
+use local::Player;
+use referee::{RecordInfo, Referee, Variant};
 use stats::{Sprt, SprtState, Wdl};
 
 /// Options of `qi match`.
@@ -43,9 +49,10 @@ use stats::{Sprt, SprtState, Wdl};
     qi match xiangqi --engine qi,proto=uci --engine cmd=./pikafish,proto=uci,option.Threads=1 --tc 10+0.1 --sprt elo0=0,elo1=5")]
 pub struct MatchArgs {
     /// The game.
-    #[arg(value_enum)]
-    pub game: MatchGame,
-    /// An engine; give two. `qi[,name=N][,proto=ucci|uci][,option.K=V]` (qi itself) or
+    #[arg(value_parser = registry::game_parser())]
+    pub game: GameArg,
+    /// An engine; give two. `qi[,name=N][,proto=P][,option.K=V]` (qi itself; `proto=inprocess`
+    /// plays in this process, the only way for a game without a protocol) or
     /// `cmd=PATH,proto=ucci|uci|gomocup|connectmore[,name=N][,arg=A]...[,option.K=V]...`.
     #[arg(long = "engine", value_name = "SPEC", required = true)]
     pub engines: Vec<String>,
@@ -272,7 +279,8 @@ fn attach_options(args: &MatchArgs) -> Vec<Vec<String>> {
 
 /// The match set-up, shared by the workers.
 struct Setup {
-    variant: Variant,
+    spec: &'static dyn game_frame::GameSpec,
+    base: GameSetup,
     specs: [EngineSpec; 2],
     protos: [Proto; 2],
     tc: TimeControl,
@@ -282,18 +290,25 @@ struct Setup {
     seed: u64,
     games: usize,
     tc_text: String,
-    date: String,
     log: Option<engine::Log>,
 }
 
 impl Setup {
+    /// The game and the base setup.
+    fn variant(&self) -> Variant<'_> {
+        Variant {
+            spec: self.spec,
+            base: &self.base,
+        }
+    }
+
     /// The opening of game `index` (games 2k and 2k+1 share one).
     fn opening(&self, index: usize) -> Opening {
         let pair = index / 2;
         match &self.openings {
             Some(list) => list[pair % list.len()].clone(),
-            None => games::random_opening(
-                &self.variant,
+            None => referee::random_opening(
+                &self.variant(),
                 self.seed ^ (pair as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
             ),
         }
@@ -313,74 +328,18 @@ enum Message {
 pub fn run(args: &MatchArgs) -> Result<(), CliError> {
     let usage = CliError::Usage;
     engine::install_signal_handler();
-    // The variant.
-    let (size, rule) = match args.game {
-        MatchGame::Gomoku | MatchGame::Renju => {
-            let size = args.size.unwrap_or(if args.game == MatchGame::Renju {
-                15
-            } else {
-                gomoku::DEFAULT_SIZE
-            });
-            if !(gomoku::MIN_SIZE..=gomoku::MAX_SIZE).contains(&size) {
-                return Err(usage(format!(
-                    "bad --size {size} for gomoku: expected {} to {}",
-                    gomoku::MIN_SIZE,
-                    gomoku::MAX_SIZE
-                )));
-            }
-            let rule = match (args.game, args.rule.as_deref()) {
-                (MatchGame::Renju, None) => gomoku::Rule::Renju,
-                (MatchGame::Renju, Some(r)) if r.eq_ignore_ascii_case("renju") => {
-                    gomoku::Rule::Renju
-                }
-                (MatchGame::Renju, Some(r)) => {
-                    return Err(usage(format!(
-                        "renju is always played under renju rules (got --rule {r}); use \
-                         gomoku --rule {r}"
-                    )));
-                }
-                (_, None) => gomoku::Rule::Freestyle,
-                (_, Some(r)) => r.parse::<gomoku::Rule>().map_err(|_| {
-                    usage(format!(
-                        "bad --rule '{r}': expected freestyle, standard or renju"
-                    ))
-                })?,
-            };
-            (size, rule)
-        }
-        MatchGame::Connect6 => {
-            if let Some(s) = args.size.filter(|&s| s != 19) {
-                return Err(usage(format!(
-                    "bad --size {s} for connect6: the ConnectMore protocol plays 19x19 only"
-                )));
-            }
-            if args.rule.is_some() {
-                return Err(usage("--rule is for gomoku".to_string()));
-            }
-            (19, gomoku::Rule::Freestyle)
-        }
-        MatchGame::Xiangqi => {
-            if args.size.is_some() || args.rule.is_some() {
-                return Err(usage(
-                    "--size and --rule are for the stone games".to_string(),
-                ));
-            }
-            (9, gomoku::Rule::Freestyle)
-        }
+    // The game and its base setup, checked by building it.
+    let spec = args.game.0;
+    let base = GameSetup {
+        size: args.size,
+        rule: args.rule.clone(),
+        no_capture_plies: args.no_capture_plies,
+        ..GameSetup::default()
     };
-    if args.no_capture_plies.is_some() && args.game != MatchGame::Xiangqi {
-        return Err(usage(
-            "--no-capture-plies is for xiangqi (the stone games capture nothing)".to_string(),
-        ));
-    }
-    let variant = Variant {
-        game: args.game,
-        size,
-        rule,
-        no_capture_plies: args
-            .no_capture_plies
-            .unwrap_or(xiangqi::DEFAULT_NO_CAPTURE_LIMIT),
-    };
+    let start = spec
+        .build(&base, &game_frame::EngineConfig::small())
+        .map_err(|e| usage(format!("{}: {e}", spec.name())))?;
+    let variant = Variant { spec, base: &base };
     // The engines.
     if args.engines.len() != 2 {
         return Err(usage(format!(
@@ -396,11 +355,21 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
         for o in args.each.iter().chain(&per_engine[i]) {
             spec.add_option(o).map_err(usage)?;
         }
-        let allowed: &[Proto] = match variant.game {
-            MatchGame::Xiangqi => &[Proto::Ucci, Proto::Uci],
-            MatchGame::Gomoku | MatchGame::Renju => &[Proto::Gomocup],
-            MatchGame::Connect6 => &[Proto::ConnectMore],
-        };
+        let mut allowed: Vec<Proto> = variant
+            .spec
+            .referee_protocols()
+            .iter()
+            .filter_map(|p| Proto::parse(p).ok())
+            .collect();
+        if spec.is_qi() {
+            allowed.push(Proto::InProcess);
+        } else if allowed.is_empty() {
+            return Err(usage(format!(
+                "--engine '{text}': {} has no engine protocol, so no external engine can play \
+                 it: only qi, in-process (--engine qi)",
+                variant.spec.name(),
+            )));
+        }
         let proto = match spec.proto {
             Some(p) => p,
             None if spec.is_qi() => allowed[0],
@@ -415,6 +384,11 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
                 )));
             }
         };
+        if proto == Proto::ConnectMore && start.board().files != 19 {
+            return Err(usage(format!(
+                "--engine '{text}': the ConnectMore protocol plays 19x19 only"
+            )));
+        }
         if !allowed.contains(&proto) {
             return Err(usage(format!(
                 "--engine '{text}': {} is not a {} protocol (expected {})",
@@ -472,7 +446,7 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
             let text = std::fs::read_to_string(path)
                 .map_err(|e| usage(format!("cannot read opening file {}: {e}", path.display())))?;
             Some(
-                games::read_openings(&text, &path.display().to_string(), &variant)
+                referee::read_openings(&text, &path.display().to_string(), &variant)
                     .map_err(usage)?,
             )
         }
@@ -508,8 +482,11 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
         None => None,
     };
     let games = args.games as usize;
+    let title = variant.title();
+    let side_names = spec.side_names();
     let setup = Setup {
-        variant,
+        spec,
+        base: base.clone(),
         specs: [specs[0].clone(), specs[1].clone()],
         protos: [protos[0], protos[1]],
         tc,
@@ -519,7 +496,6 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
         seed,
         games,
         tc_text,
-        date: games::today(),
         log,
     };
     let names = [setup.specs[0].name.clone(), setup.specs[1].name.clone()];
@@ -527,7 +503,7 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
     writeln!(
         out,
         "qi match {}: {} ({}) vs {} ({}), {} games, {}, {}",
-        variant.title(),
+        title,
         names[0],
         setup.protos[0].name(),
         names[1],
@@ -595,7 +571,7 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
                     };
                     let why = match report.outcome {
                         Outcome::Win(s) => {
-                            format!("{} wins: {}", variant.side_name(s), report.reason)
+                            format!("{} wins: {}", side_names[s.index()], report.reason)
                         }
                         Outcome::Draw if report.reason.starts_with("draw") => report.reason.clone(),
                         Outcome::Draw => format!("draw: {}", report.reason),
@@ -725,7 +701,7 @@ fn worker(
     spawn_lock: &Mutex<()>,
     tx: &Sender<Message>,
 ) {
-    let mut clients: [Option<Client>; 2] = [None, None];
+    let mut clients: [Option<Player>; 2] = [None, None];
     loop {
         if stop.load(Ordering::SeqCst) {
             break;
@@ -760,14 +736,15 @@ fn play_game(
     worker: usize,
     setup: &Setup,
     index: usize,
-    clients: &mut [Option<Client>; 2],
+    clients: &mut [Option<Player>; 2],
     spawn_lock: &Mutex<()>,
     stop: &AtomicBool,
 ) -> Result<Option<GameReport>, String> {
     let first = index % 2; // engine playing the first side
     let opening = setup.opening(index);
-    let mut game = Game::start(&setup.variant, &opening)
-        .map_err(|e| format!("opening {}: {e}", opening.label(&setup.variant)))?;
+    let variant = setup.variant();
+    let mut game = Referee::start(&variant, &opening)
+        .map_err(|e| format!("opening {}: {e}", opening.label))?;
     // Engine of a side: side First is `first`.
     let engine_of = |side: Side| {
         if side == Side::First {
@@ -776,18 +753,17 @@ fn play_game(
             1 - first
         }
     };
-    let finish = |game: &Game, outcome: Outcome, reason: String, times: [MoveTimes; 2]| {
+    let finish = |game: &Referee, outcome: Outcome, reason: String, times: [MoveTimes; 2]| {
         let names = [
             setup.specs[engine_of(Side::First)].name.clone(),
             setup.specs[engine_of(Side::Second)].name.clone(),
         ];
         let info = RecordInfo {
-            date: setup.date.clone(),
             round: index + 1,
             names,
-            result: result_tag(outcome).to_string(),
+            outcome,
             reason: reason.clone(),
-            opening: opening.label(&setup.variant),
+            opening: opening.label.clone(),
             time_control: setup.tc_text.clone(),
         };
         GameReport {
@@ -810,7 +786,7 @@ fn play_game(
                     .log
                     .as_ref()
                     .map(|l| (l.clone(), format!("{}#{worker}", setup.specs[e].name)));
-                Client::start(&setup.specs[e], setup.protos[e], log)
+                Player::start(&setup.specs[e], setup.protos[e], &variant, log)
             };
             match started {
                 Ok(c) => clients[e] = Some(c),
@@ -831,7 +807,7 @@ fn play_game(
             }
         }
         let c = clients[e].as_mut().expect("started");
-        if let Err(fault) = c.new_game(&setup.variant, &setup.tc) {
+        if let Err(fault) = c.new_game(&game, &setup.tc) {
             if let Some(c) = clients[e].take() {
                 c.kill();
             }
@@ -869,10 +845,10 @@ fn play_game(
             theirs: time_left[side.opponent().index()],
         };
         let client = clients[e].as_mut().expect("started");
-        let lose = |game: &Game, why: String, times: [MoveTimes; 2]| {
+        let lose = |game: &Referee, why: String, times: [MoveTimes; 2]| {
             finish(game, Outcome::Win(side.opponent()), why, times)
         };
-        match client.go(&game, &clocks, setup.margin) {
+        match client.go(&game, &opening, &clocks, setup.margin) {
             Ok((Reply::Move(text), spent)) => {
                 times[e].add(spent);
                 if let TimeControl::Game { increment, .. } = setup.tc {

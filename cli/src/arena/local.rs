@@ -1,0 +1,191 @@
+//! Engines of a match: a process speaking a protocol ([`Client`]) or qi in-process
+//! ([`Local`]: a game of the frame with its own engine, for every registered game, and the
+//! only way for a game without a protocol, such as Connect Four).
+
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use game_frame::{Budget, EngineConfig, Game, GameSpec};
+
+use super::client::{Client, Clocks, Fault, Reply, TimeControl};
+use super::engine::{EngineSpec, Log, Proto};
+use super::referee::{Referee, Variant};
+
+/// qi playing in-process: its own game (built from the match game's opening) and engine.
+pub struct Local {
+    spec: &'static dyn GameSpec,
+    config: EngineConfig,
+    depth: Option<u32>,
+    nodes: Option<u64>,
+    game: Option<Box<dyn Game>>,
+}
+
+impl Local {
+    /// An in-process qi for `spec` with the engine spec's options: `hash` (MiB), `threads`,
+    /// `depth`, `nodes`.
+    ///
+    /// # Errors
+    /// A message for an option that is unknown or does not read.
+    pub fn new(spec: &'static dyn GameSpec, engine: &EngineSpec) -> Result<Local, String> {
+        let mut local = Local {
+            spec,
+            config: EngineConfig::default(),
+            depth: None,
+            nodes: None,
+            game: None,
+        };
+        for (k, v) in &engine.options {
+            let bad = || format!("bad in-process option {k}={v}: expected a positive number");
+            let n = v.trim().parse::<u64>().ok().filter(|&n| n > 0);
+            match k.to_ascii_lowercase().as_str() {
+                "hash" => local.config.hash_mib = n.ok_or_else(bad)? as usize,
+                "threads" => local.config.threads = n.ok_or_else(bad)? as usize,
+                "depth" => local.depth = Some(n.ok_or_else(bad)? as u32),
+                "nodes" => local.nodes = Some(n.ok_or_else(bad)?),
+                _ => {
+                    return Err(format!(
+                        "unknown in-process option '{k}': expected hash, threads, depth or nodes"
+                    ));
+                }
+            }
+        }
+        Ok(local)
+    }
+
+    /// Forgets the last game.
+    fn new_game(&mut self) {
+        self.game = None;
+    }
+
+    /// Thinks about the referee's position within the clock and answers its turn in the
+    /// game's notation.
+    fn go(
+        &mut self,
+        referee: &Referee,
+        opening: &game_frame::Opening,
+        clocks: &Clocks,
+        margin: Duration,
+    ) -> Result<(Reply, Duration), Fault> {
+        let played = referee.game.turn_texts();
+        // A game of our own from the opening, brought level with the referee's.
+        let rebuild = match &self.game {
+            Some(g) => g.turn_sides().len() > played.len(),
+            None => true,
+        };
+        if rebuild {
+            let game = self
+                .spec
+                .build(&opening.setup, &self.config)
+                .map_err(|e| Fault::Protocol(format!("cannot set up the game: {e}")))?;
+            self.game = Some(game);
+        }
+        let game = self.game.as_mut().expect("built");
+        for (_, text) in &played[game.turn_sides().len()..] {
+            game.play_text(text)
+                .map_err(|e| Fault::Protocol(format!("cannot follow the game: {e}")))?;
+        }
+        let time = match clocks.tc {
+            TimeControl::MoveTime(t) => t,
+            TimeControl::Game { .. } => clocks.per_move_budget(),
+        };
+        let budget = Budget {
+            depth: self.depth,
+            nodes: self.nodes,
+            time: Some(time),
+        };
+        let start = Instant::now();
+        let stop = AtomicBool::new(false);
+        let thought = game.think(&budget, &stop, &mut |_| {});
+        let spent = start.elapsed();
+        let allowed = clocks.allowed();
+        if spent > allowed + margin {
+            return Err(Fault::Time(format!(
+                "move after {} ms, {} ms allowed + {} ms margin",
+                spent.as_millis(),
+                allowed.as_millis(),
+                margin.as_millis()
+            )));
+        }
+        Ok((
+            match thought.bestmove {
+                Some(m) => Reply::Move(m),
+                None => Reply::NoMove("no move".to_string()),
+            },
+            spent,
+        ))
+    }
+}
+
+/// One engine of a match, in a process or in-process.
+pub enum Player {
+    /// A child process speaking a protocol.
+    Process(Box<Client>),
+    /// qi in-process.
+    Local(Box<Local>),
+}
+
+impl Player {
+    /// Starts the engine of `engine` for `variant`'s game.
+    ///
+    /// # Errors
+    /// `Err(Ok(message))` when it cannot be started at all (the match stops), `Err(Err(fault))`
+    /// when it starts but fails the handshake (it loses the game).
+    pub fn start(
+        engine: &EngineSpec,
+        proto: Proto,
+        variant: &Variant,
+        log: Option<(Log, String)>,
+    ) -> Result<Player, Result<String, Fault>> {
+        match proto {
+            Proto::InProcess => Local::new(variant.spec, engine)
+                .map(|l| Player::Local(Box::new(l)))
+                .map_err(Ok),
+            _ => Client::start(engine, proto, log).map(|c| Player::Process(Box::new(c))),
+        }
+    }
+
+    /// Prepares a new game.
+    ///
+    /// # Errors
+    /// A [`Fault`] if a process fails to answer as its protocol requires.
+    pub fn new_game(&mut self, referee: &Referee, tc: &TimeControl) -> Result<(), Fault> {
+        match self {
+            Player::Process(c) => c.new_game(referee, tc),
+            Player::Local(l) => {
+                l.new_game();
+                Ok(())
+            }
+        }
+    }
+
+    /// Asks for a turn in the referee's position under `clocks`.
+    ///
+    /// # Errors
+    /// As [`Client::go`].
+    pub fn go(
+        &mut self,
+        referee: &Referee,
+        opening: &game_frame::Opening,
+        clocks: &Clocks,
+        margin: Duration,
+    ) -> Result<(Reply, Duration), Fault> {
+        match self {
+            Player::Process(c) => c.go(referee, clocks, margin),
+            Player::Local(l) => l.go(referee, opening, clocks, margin),
+        }
+    }
+
+    /// Ends the engine politely.
+    pub fn quit(self) {
+        if let Player::Process(c) = self {
+            c.quit();
+        }
+    }
+
+    /// Ends the engine at once.
+    pub fn kill(self) {
+        if let Player::Process(c) = self {
+            c.kill();
+        }
+    }
+}
