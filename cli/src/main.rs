@@ -96,7 +96,8 @@ enum Command {
     /// Play a game in the terminal against the engine (or engine vs engine, human vs human).
     ///
     /// You take the side to move (the first side from the start) and the engine the other,
-    /// unless --black/--white (stone games) or --red/--black (xiangqi) say human or engine.
+    /// unless --first/--second (any game), --black/--white (stone games) or --red/--black
+    /// (xiangqi) say human or engine.
     /// Type 'help' at the prompt for the commands. On a renju board × (x with --ascii) marks
     /// Black's forbidden points (double three, double four, overline): playing one loses.
     Play {
