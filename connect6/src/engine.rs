@@ -131,6 +131,11 @@ impl Engine {
         Arc::clone(&self.stop)
     }
 
+    /// Main-search threads (Lazy SMP of the shared search; 1, the default, is deterministic).
+    pub fn set_threads(&mut self, threads: usize) {
+        self.searcher.set_threads(threads.max(1));
+    }
+
     /// Switches the threat-space searches (ours and the defensive one) on or off (default on;
     /// the ConnectMore `vcf` / `unvcf` commands).
     pub fn set_threat_search(&mut self, on: bool) {
@@ -154,11 +159,25 @@ impl Engine {
         &mut self,
         pos: &Connect6,
         limits: &EngineLimits,
+        report: impl FnMut(&Analysis),
+    ) -> Option<Analysis> {
+        let stop = Arc::clone(&self.stop);
+        stop.store(false, Ordering::Relaxed);
+        self.think_stoppable(pos, limits, &stop, report)
+    }
+
+    /// Like [`think_with`](Engine::think_with), stopped by the caller's flag `stop` (set
+    /// from another thread; the main search then ends within a few thousand nodes and the
+    /// best turn so far is played). The flag is read, never cleared.
+    pub fn think_stoppable(
+        &mut self,
+        pos: &Connect6,
+        limits: &EngineLimits,
+        stop: &AtomicBool,
         mut report: impl FnMut(&Analysis),
     ) -> Option<Analysis> {
         pos.game_end().is_none().then_some(())?;
         let start = Instant::now();
-        self.stop.store(false, Ordering::Relaxed);
         let size = pos.size();
         let mut pos = pos.clone();
         // Stones of this turn: two, or one on Black's first turn or on the last empty point.
@@ -281,7 +300,7 @@ impl Engine {
         };
         let result = {
             let searcher = &mut self.searcher;
-            searcher.search(&pos, &search_limits, &self.stop, |r| {
+            searcher.search(&pos, &search_limits, stop, |r| {
                 let pv: Vec<Point> = r.pv.iter().map(|s| s.point(size)).collect();
                 report(&Analysis {
                     turn: pv.iter().copied().take(left).collect(),
@@ -320,9 +339,7 @@ impl Engine {
                         root_moves: seconds.clone(),
                         ..Limits::default()
                     };
-                    let r = self
-                        .searcher
-                        .search(&pos, &second_limits, &self.stop, |_| {});
+                    let r = self.searcher.search(&pos, &second_limits, stop, |_| {});
                     pos.undo(first);
                     r.best_move
                         .filter(|s| seconds.contains(s))

@@ -251,14 +251,16 @@ impl Rules for Connect6 {
     type Engine = Engine;
 
     fn new_engine(config: &EngineConfig) -> Engine {
-        Engine::new(config.hash_mib)
+        let mut engine = Engine::new(config.hash_mib);
+        engine.set_threads(config.threads);
+        engine
     }
 
     fn think(
         engine: &mut Engine,
         position: &Self,
         budget: &Budget,
-        _stop: &AtomicBool,
+        stop: &AtomicBool,
         progress: &mut dyn FnMut(&Progress<Stone>),
     ) -> Decision<Stone> {
         let limits = EngineLimits {
@@ -272,7 +274,7 @@ impl Rules for Connect6 {
                 .filter_map(|&p| position.stone_at(p))
                 .collect()
         };
-        let analysis = engine.think_with(position, &limits, |a| {
+        let analysis = engine.think_stoppable(position, &limits, stop, |a| {
             progress(&Progress {
                 depth: a.depth,
                 score: a.score,
