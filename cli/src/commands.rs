@@ -80,6 +80,18 @@ pub fn play(
     let config = engine.config();
     let mut setup = position.clone();
     let mut chosen: [Option<Player>; 2] = [None, None];
+    // The option that chose each side's player, so that two options for one side are refused.
+    let mut chosen_by: [Option<&str>; 2] = [None, None];
+    let mut choose = |i: usize, flag: &'static str, p: Player| -> Result<(), CliError> {
+        if let Some(other) = chosen_by[i] {
+            return Err(CliError::Usage(format!(
+                "--{other} and --{flag} both name the player of the same side: give one"
+            )));
+        }
+        chosen_by[i] = Some(flag);
+        chosen[i] = Some(p);
+        Ok(())
+    };
     let text = match load {
         Some(file) => Some(std::fs::read_to_string(file).map_err(|e| {
             CliError::Usage(format!("cannot read game record {}: {e}", file.display()))
@@ -104,7 +116,7 @@ pub fn play(
             let Some(v) = value else { continue };
             match side_of(flag) {
                 Some(i) if !(stones && setup_flag) || is_player(&v) => {
-                    chosen[i] = Some(player(flag, &v, stones && setup_flag)?);
+                    choose(i, flag, player(flag, &v, stones && setup_flag)?)?;
                     match flag {
                         "black" => setup.black = None,
                         "white" => setup.white = None,
@@ -114,15 +126,25 @@ pub fn play(
                 Some(_) => {}
                 None if stones && setup_flag => {}
                 None => {
+                    // Side names that are options themselves (--black, --white, --red).
+                    let flags = names.iter().all(|n| {
+                        ["black", "white", "red"].contains(&n.to_ascii_lowercase().as_str())
+                    });
+                    let alternatives = if flags {
+                        format!(
+                            "--{} and --{}, or --first and --second",
+                            names[0].to_ascii_lowercase(),
+                            names[1].to_ascii_lowercase()
+                        )
+                    } else {
+                        "--first and --second".to_string()
+                    };
                     return Err(CliError::Usage(format!(
-                        "{} has {} and {}, not {}: use --{} and --{}, or --first and --second \
-                         (human or engine)",
+                        "{} has {} and {}, not {}: use {alternatives} (human or engine)",
                         spec.name(),
                         names[0],
                         names[1],
                         capitalised(flag),
-                        names[0].to_ascii_lowercase(),
-                        names[1].to_ascii_lowercase(),
                     )));
                 }
             }
@@ -130,7 +152,7 @@ pub fn play(
     }
     for (i, flag, value) in [(0, "first", &who.first), (1, "second", &who.second)] {
         if let Some(v) = value {
-            chosen[i] = Some(player(flag, v, false)?);
+            choose(i, flag, player(flag, v, false)?)?;
         }
     }
     let mut game: Box<dyn Game> = match (load, kind) {
@@ -156,6 +178,13 @@ pub fn play(
             )));
         }
     };
+    if view.flipped.is_some() && !game.board().flippable {
+        return Err(CliError::Usage(format!(
+            "--view is for boards seen from one side (xiangqi); {}'s board looks the same from \
+             both sides",
+            game.name()
+        )));
+    }
     // By default the human plays the side to move and the engine the other side.
     let to_move = game.side_to_move();
     let players = match chosen {

@@ -175,9 +175,14 @@ pub fn load(
     let bad = |msg: String| CliError::Usage(format!("{file}: {msg}"));
     let (text, _games) = first_game(text);
     let record = parse(text).map_err(bad)?;
-    let game_tag = record.tag("Game").unwrap_or("");
+    let known: Vec<&str> = registry::GAMES.iter().map(|g| g.record_title()).collect();
+    let Some(game_tag) = record.tag("Game") else {
+        return Err(bad(format!(
+            "no [Game \"...\"] tag: a record names its game, one of {}",
+            or_list(&known)
+        )));
+    };
     let Some(kind) = registry::find_record(game_tag) else {
-        let known: Vec<&str> = registry::GAMES.iter().map(|g| g.record_title()).collect();
         return Err(bad(format!(
             "unknown [Game \"{game_tag}\"]: expected {}",
             or_list(&known)

@@ -28,21 +28,20 @@ impl Connect4Spec {
     /// The game from the setup: the empty 7x6 board, then the moves (one column a character:
     /// `4453`, or `4 4 5 3`).
     fn session(args: &Setup, config: &EngineConfig) -> Result<Session<ConnectFour>, FrameError> {
-        if args.fen.is_some()
-            || args.rule.is_some()
-            || args.size.is_some()
-            || args.no_capture_plies.is_some()
-        {
-            return Err(usage(
-                "--fen, --rule, --size and --no-capture-plies do not fit connect4: it is 7 columns x 6 rows with one \
-                 rule; give the position as --moves (columns 1..7, e.g. 4453)",
-            ));
-        }
-        if args.black.is_some() || args.white.is_some() || args.to_move.is_some() {
-            return Err(usage(
-                "--black/--white/--to-move set up stones where they lie; a connect4 position is \
-                 reached by its moves: --moves 4453",
-            ));
+        let given = [
+            ("--fen", args.fen.is_some()),
+            ("--rule", args.rule.is_some()),
+            ("--size", args.size.is_some()),
+            ("--no-capture-plies", args.no_capture_plies.is_some()),
+            ("--black", args.black.is_some()),
+            ("--white", args.white.is_some()),
+            ("--to-move", args.to_move.is_some()),
+        ];
+        if let Some((flag, _)) = given.iter().find(|(_, on)| *on) {
+            return Err(usage(format!(
+                "{flag}: does not fit connect4, which is 7 columns x 6 rows with one rule and no \
+                 setup: a position is reached by its moves, --moves 4453 (columns 1..7)"
+            )));
         }
         let mut game = Session::new(ConnectFour::standard(), config);
         if let Some(m) = &args.moves {

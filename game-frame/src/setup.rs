@@ -106,13 +106,32 @@ pub fn split_points(text: &str) -> Vec<String> {
     out
 }
 
-/// `'token': error`, without repeating the token when the error already starts with it.
+/// Tokens longer than this are cut short (with `…`) where a message quotes them.
+pub const QUOTE_LIMIT: usize = 40;
+
+/// `text`, or its first [`QUOTE_LIMIT`] characters and `…` when it is longer.
+#[must_use]
+pub fn shortened(text: &str) -> String {
+    match text.char_indices().nth(QUOTE_LIMIT) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_string(),
+    }
+}
+
+/// `'token': error`, without repeating the token when the error already starts with it. A
+/// long token is shortened ([`shortened`]) in the quote and in the error.
 #[must_use]
 pub fn quoted(token: &str, error: &str) -> String {
-    if error.starts_with(&format!("'{token}'")) {
-        error.to_string()
+    let short = shortened(token);
+    let error = if short.len() < token.len() {
+        error.replace(token, &short)
     } else {
-        format!("'{token}': {error}")
+        error.to_string()
+    };
+    if error.starts_with(&format!("'{short}'")) {
+        error
+    } else {
+        format!("'{short}': {error}")
     }
 }
 
@@ -138,5 +157,11 @@ mod tests {
     fn quoting_does_not_repeat_the_token() {
         assert_eq!(quoted("z9", "off the board"), "'z9': off the board");
         assert_eq!(quoted("z9", "'z9' is off"), "'z9' is off");
+        let long = "q".repeat(1000);
+        let msg = quoted(&long, &format!("'{long}' is not a point"));
+        assert_eq!(
+            msg,
+            format!("'{}…' is not a point", "q".repeat(QUOTE_LIMIT))
+        );
     }
 }

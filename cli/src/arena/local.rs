@@ -35,13 +35,30 @@ impl Local {
             game: None,
         };
         for (k, v) in &engine.options {
-            let bad = || format!("bad in-process option {k}={v}: expected a positive number");
-            let n = v.trim().parse::<u64>().ok().filter(|&n| n > 0);
+            let number = |lo: u64, hi: u64| {
+                v.trim()
+                    .parse::<u64>()
+                    .ok()
+                    .filter(|n| (lo..=hi).contains(n))
+                    .ok_or_else(|| {
+                        format!(
+                            "bad in-process option {k}={v}: expected a whole number {lo}..={hi}"
+                        )
+                    })
+            };
             match k.to_ascii_lowercase().as_str() {
-                "hash" => local.config.hash_mib = n.ok_or_else(bad)? as usize,
-                "threads" => local.config.threads = n.ok_or_else(bad)? as usize,
-                "depth" => local.depth = Some(n.ok_or_else(bad)? as u32),
-                "nodes" => local.nodes = Some(n.ok_or_else(bad)?),
+                "hash" => {
+                    local.config.hash_mib = number(
+                        game_core::search::MIN_HASH_MIB as u64,
+                        game_core::search::MAX_HASH_MIB as u64,
+                    )? as usize;
+                }
+                "threads" => {
+                    local.config.threads =
+                        number(1, game_core::search::MAX_THREADS as u64)? as usize;
+                }
+                "depth" => local.depth = Some(number(1, 100)? as u32),
+                "nodes" => local.nodes = Some(number(1, u64::MAX)?),
                 _ => {
                     return Err(format!(
                         "unknown in-process option '{k}': expected hash, threads, depth or nodes"

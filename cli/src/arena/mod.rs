@@ -88,8 +88,8 @@ pub struct MatchArgs {
     #[arg(long, value_name = "TIME", default_value = "50ms")]
     pub margin: String,
     /// Adjudicate a draw after this many engine moves (connect6: turns) in a game.
-    #[arg(long, value_name = "N")]
-    pub max_plies: Option<usize>,
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_plies: Option<u64>,
     /// Xiangqi: plies without a capture that make a draw, judged before the engine to move
     /// is asked (default 120, the Chinese rules' 60 moves; 100 matches ElephantEye, which
     /// answers `nobestmove` there; 0 turns the rule off).
@@ -384,6 +384,10 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
                 )));
             }
         };
+        if proto == Proto::InProcess {
+            local::Local::new(variant.spec, &spec)
+                .map_err(|e| usage(format!("--engine '{text}': {e}")))?;
+        }
         if proto == Proto::ConnectMore && start.board().files != 19 {
             return Err(usage(format!(
                 "--engine '{text}': the ConnectMore protocol plays 19x19 only"
@@ -491,7 +495,9 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
         protos: [protos[0], protos[1]],
         tc,
         margin,
-        max_plies: args.max_plies,
+        max_plies: args
+            .max_plies
+            .map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
         openings,
         seed,
         games,
@@ -673,10 +679,11 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
     for (name, t) in names.iter().zip(&times) {
         writeln!(
             out,
-            "Time per move, {name}: mean {:.0} ms, longest {} ms over {} moves",
+            "Time per move, {name}: mean {:.0} ms, longest {:.0} ms over {} move{}",
             t.mean_ms(),
-            t.max.as_millis(),
-            t.moves
+            t.max.as_secs_f64() * 1000.0,
+            t.moves,
+            if t.moves == 1 { "" } else { "s" }
         )?;
     }
     out.flush()?;
