@@ -236,13 +236,7 @@ impl GameSpec for Connect6Spec {
                 a.to_littlegolem(),
                 b.to_littlegolem()
             );
-            return Opening {
-                setup: Setup {
-                    moves: Some(label.clone()),
-                    ..base.clone()
-                },
-                label,
-            };
+            return Opening::moves(base, &label);
         }
     }
 }

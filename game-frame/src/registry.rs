@@ -141,13 +141,7 @@ pub trait GameSpec: Sync {
     /// [`FrameError::Usage`] for a line that does not read; whether it replays legally is
     /// checked by building the game.
     fn opening(&self, line: &str, base: &Setup) -> Result<Opening, FrameError> {
-        Ok(Opening {
-            setup: Setup {
-                moves: Some(line.to_string()),
-                ..base.clone()
-            },
-            label: line.to_string(),
-        })
+        Ok(Opening::moves(base, line))
     }
 
     /// A seeded random short opening on top of `base`, never a finished game. Default:
@@ -174,13 +168,7 @@ pub trait GameSpec: Sync {
             }
             if game.ending().is_none() && words.len() == self.random_plies() {
                 let label = words.join(" ");
-                return Opening {
-                    setup: Setup {
-                        moves: Some(label.clone()),
-                        ..base.clone()
-                    },
-                    label,
-                };
+                return Opening::moves(base, &label);
             }
         }
         Opening {

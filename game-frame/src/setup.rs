@@ -34,6 +34,20 @@ pub struct Opening {
     pub label: String,
 }
 
+impl Opening {
+    /// The opening that plays the move list `moves` on top of `base`, labelled by it.
+    #[must_use]
+    pub fn moves(base: &Setup, moves: &str) -> Opening {
+        Opening {
+            setup: Setup {
+                moves: Some(moves.to_string()),
+                ..base.clone()
+            },
+            label: moves.to_string(),
+        }
+    }
+}
+
 impl Setup {
     /// A setup of `moves` from the start position.
     #[must_use]

@@ -276,13 +276,7 @@ impl GameSpec for GomokuSpec {
             board.parse_points(line).map_err(|e| usage(e.to_string()))?
         };
         let label: String = points.iter().map(|&p| board.format_point(p)).collect();
-        Ok(Opening {
-            setup: Setup {
-                moves: Some(label.clone()),
-                ..base.clone()
-            },
-            label,
-        })
+        Ok(Opening::moves(base, &label))
     }
 
     /// Three stones (Black, White, Black) within 2 points of the centre, none forbidden.
@@ -314,13 +308,7 @@ impl GameSpec for GomokuSpec {
             }
             if stones.len() == 3 && b.game_end().is_none() {
                 let label: String = stones.iter().map(|&p| b.format_point(p)).collect();
-                return Opening {
-                    setup: Setup {
-                        moves: Some(label.clone()),
-                        ..base.clone()
-                    },
-                    label,
-                };
+                return Opening::moves(base, &label);
             }
         }
     }

@@ -24,6 +24,19 @@ pub enum Fault {
 }
 
 impl Fault {
+    /// The time forfeit of a move that came after `allowed + margin`, or `None` in time.
+    #[must_use]
+    pub fn late(spent: Duration, allowed: Duration, margin: Duration) -> Option<Fault> {
+        (spent > allowed + margin).then(|| {
+            Fault::Time(format!(
+                "move after {} ms, {} ms allowed + {} ms margin",
+                spent.as_millis(),
+                allowed.as_millis(),
+                margin.as_millis()
+            ))
+        })
+    }
+
     /// The reason text of a game lost by this fault.
     #[must_use]
     pub fn reason(&self) -> String {
@@ -392,13 +405,8 @@ impl Client {
                 Ok(line) => {
                     if let Some(reply) = parse(&line)? {
                         let spent = start.elapsed();
-                        if spent > allowed + margin {
-                            return Err(Fault::Time(format!(
-                                "move after {} ms, {} ms allowed + {} ms margin",
-                                spent.as_millis(),
-                                allowed.as_millis(),
-                                margin.as_millis()
-                            )));
+                        if let Some(late) = Fault::late(spent, allowed, margin) {
+                            return Err(late);
                         }
                         return Ok((reply, spent));
                     }

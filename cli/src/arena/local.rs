@@ -114,14 +114,8 @@ impl Local {
         let stop = AtomicBool::new(false);
         let thought = game.think(&budget, &stop, &mut |_| {});
         let spent = start.elapsed();
-        let allowed = clocks.allowed();
-        if spent > allowed + margin {
-            return Err(Fault::Time(format!(
-                "move after {} ms, {} ms allowed + {} ms margin",
-                spent.as_millis(),
-                allowed.as_millis(),
-                margin.as_millis()
-            )));
+        if let Some(late) = Fault::late(spent, clocks.allowed(), margin) {
+            return Err(late);
         }
         Ok((
             match thought.bestmove {
