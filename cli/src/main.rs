@@ -11,6 +11,7 @@ mod commands;
 mod play;
 mod record;
 mod registry;
+mod serve;
 #[cfg(test)]
 mod testgame;
 
@@ -186,6 +187,9 @@ enum Command {
     /// Serve the ConnectMore protocol for connect6 on stdin/stdout.
     #[command(name = "connect6-engine")]
     Connect6Engine,
+    /// Serve a web page to play every game in a browser, against the engine or another person
+    /// (default http://127.0.0.1:8080/).
+    Serve(serve::ServeArgs),
     /// Play an engine-against-engine match (qi or external engines) with qi as the referee.
     Match(arena::MatchArgs),
     /// Play qi against itself from random openings and write the quiet positions with the
@@ -453,6 +457,7 @@ fn run(command: Command) -> Result<(), CliError> {
         Command::Uci => commands::protocol("uci", None),
         Command::Connect6Engine => commands::protocol("connect6-engine", None),
         Command::Match(args) => arena::run(&args),
+        Command::Serve(args) => serve::run(&args),
         Command::Selfplay(args) => selfplay(&args),
         Command::Tune(args) => tune_command(&args),
     }

@@ -7,8 +7,8 @@ use std::sync::atomic::AtomicBool;
 use game_core::search::{SearchOptions, Searcher};
 use game_core::{Outcome, Side};
 use game_frame::{
-    BoardView, Budget, Decision, Ending, EngineConfig, FrameError, Game, GameSpec, Progress, Rules,
-    Session, Setup, play_moves, search_turn, split_turns, stone,
+    BoardView, Budget, Click, Decision, Ending, EngineConfig, FrameError, Game, GameSpec, Progress,
+    Rules, Session, Setup, play_moves, search_turn, split_turns, stone,
 };
 
 use crate::board::{Column, ConnectFour};
@@ -172,6 +172,7 @@ impl Rules for ConnectFour {
         let files = (1..=w).map(|c| c.to_string()).collect();
         let rows = (1..=h).rev().map(|r| r.to_string()).collect();
         let mut view = BoardView::new(w, h, files, rows);
+        view.click = Click::Column;
         for row in 0..h {
             for col in 0..w {
                 view.set((col, h - 1 - row), self.stone(col, row).map(stone));

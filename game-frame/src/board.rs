@@ -21,6 +21,20 @@ pub struct Piece {
 /// board (the first side at the bottom).
 pub type Cell = (usize, usize);
 
+/// How a click on the board names a move, so that a graphical front end can send it as text
+/// (the game then reads it as a person's move: refused with the reason when illegal).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Click {
+    /// A click on a point places a stone there: the move is the point's file label followed
+    /// by its row label (`h8`, `j10`). A connect6 turn is two such clicks, played one by one.
+    Point,
+    /// A click anywhere in a file drops a stone into it: the move is the file label (`4`).
+    Column,
+    /// A click on a piece, then one on its target: the move is both cells' names, each file
+    /// label then row label (xiangqi ICCS `h2e2`).
+    FromTo,
+}
+
 /// A rectangle of cells (xiangqi's palaces): the top-left cell and the bottom-right one.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Region {
@@ -76,6 +90,8 @@ pub struct BoardView {
     pub flippable: bool,
     /// Lines of text shown under the board (`White places 2 stones this turn.`).
     pub notes: Vec<String>,
+    /// How a click names a move ([`Click::Point`] unless the game says otherwise).
+    pub click: Click,
 }
 
 impl BoardView {
@@ -108,6 +124,7 @@ impl BoardView {
             red_first_side: false,
             flippable: false,
             notes: Vec::new(),
+            click: Click::Point,
         }
     }
 

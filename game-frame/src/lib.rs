@@ -27,7 +27,7 @@ pub mod session;
 pub mod setup;
 pub mod tuning;
 
-pub use board::{BoardView, Piece, Region, River, stone};
+pub use board::{BoardView, Cell, Click, Piece, Region, River, stone};
 pub use config::{Budget, EngineConfig};
 pub use error::FrameError;
 pub use registry::{GameSpec, Protocol, perft, play_moves};

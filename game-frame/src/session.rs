@@ -96,7 +96,7 @@ fn score_words(cp: Option<i32>, mate: Option<i32>, sides: [&str; 2]) -> String {
 }
 
 /// The object-safe view of a game in progress that every command drives.
-pub trait Game {
+pub trait Game: Send {
     /// The command-line name (`gomoku`, `renju`, `connect6`, `xiangqi`).
     fn name(&self) -> &'static str;
     /// How a person writes a turn here ([`Rules::move_help`]).

@@ -8,8 +8,9 @@ use game_core::search::Searcher;
 use game_core::zobrist::SplitMix64;
 use game_frame::selfplay::{self, Settings, Summary};
 use game_frame::{
-    BoardView, Budget, Decision, Ending, EngineConfig, FrameError, Game, GameSpec, Opening, Piece,
-    Progress, Protocol, Region, River, Rules, Session, Setup, play_moves, search_turn, tuning,
+    BoardView, Budget, Click, Decision, Ending, EngineConfig, FrameError, Game, GameSpec, Opening,
+    Piece, Progress, Protocol, Region, River, Rules, Session, Setup, play_moves, search_turn,
+    tuning,
 };
 
 use crate::position::{EndReason, Position};
@@ -354,6 +355,7 @@ impl Rules for Position {
         view.wide_symbols = true;
         view.red_first_side = true;
         view.flippable = true;
+        view.click = Click::FromTo;
         if self.game_end().is_none() && self.is_check() {
             let king = self.king_square(self.side());
             view.checks = vec![cell(king.file(), king.rank())];

@@ -1,0 +1,101 @@
+//! `qi serve`: every registered game in a browser. One binary: the page (HTML, CSS and an ES
+//! module drawing the frame's board data as SVG) is embedded; the server (axum on tokio)
+//! validates every move with the game frame, runs the engine on a bounded pool of workers,
+//! and pushes each game's state and live search line to its pages as server-sent events.
+
+mod api;
+mod room;
+mod view;
+
+use std::io::Write;
+use std::net::SocketAddr;
+
+use clap::Args;
+
+use crate::CliError;
+
+pub use api::{Server, router};
+
+/// `qi serve` options.
+#[derive(Args, Debug, Clone)]
+pub struct ServeArgs {
+    /// Address to listen on (`0.0.0.0` for every network interface: others can then play).
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: String,
+    /// Port to listen on (0: any free port, printed at the start).
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// Open the page in the default browser.
+    #[arg(long)]
+    pub open: bool,
+    /// Engine searches run at once, for all games together (default: the machine's cores).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub searches: Option<u16>,
+}
+
+/// Runs the server until interrupted.
+///
+/// # Errors
+/// [`CliError::Usage`] for an address that does not read; [`CliError::Failed`] when the port
+/// cannot be bound (in use, not allowed).
+pub fn run(args: &ServeArgs) -> Result<(), CliError> {
+    let ip: std::net::IpAddr = args.host.trim().parse().map_err(|_| {
+        CliError::Usage(game_frame::quoted(
+            &args.host,
+            "not an IP address: --host takes 127.0.0.1, 0.0.0.0, ::1 and the like",
+        ))
+    })?;
+    let addr = SocketAddr::new(ip, args.port);
+    let searches = args.searches.map_or_else(
+        || std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
+        usize::from,
+    );
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| CliError::Failed(format!("cannot start the server: {e}")))?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .map_err(|e| CliError::Failed(format!("cannot listen on {addr}: {e}")))?;
+        let bound = listener.local_addr()?;
+        let shown = if ip.is_unspecified() {
+            SocketAddr::new(std::net::Ipv4Addr::LOCALHOST.into(), bound.port())
+        } else {
+            bound
+        };
+        let url = format!("http://{shown}/");
+        let mut out = std::io::stdout();
+        writeln!(out, "qi serve: play at {url} (Ctrl-C stops the server)")?;
+        out.flush()?;
+        if args.open {
+            open_browser(&url);
+        }
+        axum::serve(listener, router(Server::new(searches)))
+            .with_graceful_shutdown(async {
+                let _ = tokio::signal::ctrl_c().await;
+            })
+            .await
+            .map_err(|e| CliError::Failed(format!("the server stopped: {e}")))
+    })
+}
+
+/// Opens `url` in the desktop's browser; says so when it cannot (the URL is printed anyway).
+fn open_browser(url: &str) {
+    let (program, args): (&str, Vec<&str>) = if cfg!(target_os = "macos") {
+        ("open", vec![url])
+    } else if cfg!(windows) {
+        ("cmd", vec!["/C", "start", "", url])
+    } else {
+        ("xdg-open", vec![url])
+    };
+    if let Err(e) = std::process::Command::new(program)
+        .args(&args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+    {
+        eprintln!("qi serve: cannot open a browser ({program}: {e}); open {url} yourself");
+    }
+}

@@ -1,0 +1,372 @@
+// qi's web board. It draws any registered game from the board data the server sends (the
+// game frame's BoardView) and sends clicks back as moves in the game's notation; the server
+// validates every move and says why it refuses one. No game rules live here.
+
+const $ = (id) => document.getElementById(id);
+const SVG = 'http://www.w3.org/2000/svg';
+const S = 40; // grid spacing in SVG units
+const M = 36; // margin around the grid
+
+let catalog = [];
+let state = null;
+let source = null;
+let selected = null; // from-to games: the name of the picked piece's cell
+let flipped = false;
+let letters = false;
+let suggestion = null; // a hint's move, drawn until the next state
+
+async function api(method, path, body) {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.headers['Content-Type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
+  const res = await fetch(path, init);
+  const text = await res.text();
+  let data;
+  try { data = JSON.parse(text); } catch { data = { error: text }; }
+  if (!res.ok) throw new Error(data.error || res.statusText);
+  return data;
+}
+
+function say(text, kind = 'error') {
+  const m = $('message');
+  m.textContent = text;
+  m.className = text ? kind : '';
+}
+
+// ---- start screen -------------------------------------------------------------------------
+
+function chosenGame() {
+  return catalog.find((g) => g.name === $('game').value) || catalog[0];
+}
+
+function fillRules() {
+  const g = chosenGame();
+  $('game-summary').textContent = g.summary;
+  const rule = $('rule');
+  rule.replaceChildren();
+  for (const r of g.rules) {
+    const o = document.createElement('option');
+    o.value = r.name;
+    o.textContent = `${r.name}: ${r.help}`;
+    rule.append(o);
+  }
+  $('rule-label').hidden = g.rules.length === 0;
+  $('size-label').hidden = !g.stone_setups;
+  $('first-name').textContent = g.sides[0];
+  $('second-name').textContent = g.sides[1];
+}
+
+function showStart() {
+  if (source) { source.close(); source = null; }
+  state = null;
+  $('play').hidden = true;
+  $('start').hidden = false;
+  document.title = 'qi';
+}
+
+async function startGame(event) {
+  event.preventDefault();
+  $('start-error').textContent = '';
+  const g = chosenGame();
+  const body = {
+    players: [$('first').value, $('second').value],
+    movetime_ms: Number($('movetime').value),
+  };
+  const setup = $('setup').value.trim();
+  if (/\[Game\s/i.test(setup)) {
+    body.record = setup;
+  } else {
+    body.game = g.name;
+    if (g.rules.length > 0 && !$('rule-label').hidden) body.rule = $('rule').value;
+    if ($('size').value !== '' && g.stone_setups) body.size = Number($('size').value);
+    if (setup !== '') {
+      if (g.name === 'xiangqi' && setup.includes('/')) body.fen = setup;
+      else body.moves = setup;
+    }
+  }
+  try {
+    const s = await api('POST', '/api/games', body);
+    history.pushState(null, '', `/?game=${s.id}`);
+    openGame(s.id, s);
+  } catch (e) {
+    $('start-error').textContent = e.message;
+  }
+}
+
+// ---- a game -------------------------------------------------------------------------------
+
+function openGame(id, first) {
+  $('start').hidden = true;
+  $('play').hidden = false;
+  selected = null;
+  suggestion = null;
+  flipped = false;
+  say('');
+  $('live').textContent = '';
+  if (first) show(first);
+  if (source) source.close();
+  source = new EventSource(`/api/games/${id}/events`);
+  source.addEventListener('state', (e) => show(JSON.parse(e.data)));
+  source.addEventListener('info', (e) => showInfo(JSON.parse(e.data)));
+  source.onerror = () => {
+    if (source && source.readyState === EventSource.CLOSED) say('The connection to the server was lost: reload the page.');
+  };
+  const url = `${location.origin}/?game=${id}`;
+  $('share').href = url;
+  $('share').textContent = url;
+  $('download').href = `/api/games/${id}/record`;
+}
+
+function show(s) {
+  if (state && s.id === state.id && s.version < state.version) return; // an older event
+  if (!state || s.version !== state.version) suggestion = null;
+  if (!state || s.id !== state.id) {
+    flipped = s.board.flippable && s.seats[0] === 'engine' && s.seats[1] === 'human';
+  }
+  state = s;
+  document.title = `qi · ${s.game}`;
+  drawBoard();
+  const b = s.board;
+  let status;
+  if (s.ending) status = `Game over: ${s.ending.text} (${s.ending.result})`;
+  else {
+    const who = s.seats[s.to_move] === 'engine' ? ' (engine)' : '';
+    status = `${s.sides[s.to_move]}${who} to move`;
+    if (s.thinking) status += ' · thinking…';
+  }
+  $('status').textContent = status;
+  $('notes').textContent = b.notes.join(' ');
+  $('legend').textContent = b.hints.length > 0 && b.hint_meaning ? `✕ ${b.hint_meaning}` : '';
+  const humanTurn = !s.ending && s.seats[s.to_move] === 'human' && !s.thinking;
+  $('stop').disabled = !s.thinking;
+  $('hint').disabled = !humanTurn;
+  $('undo').disabled = s.thinking || (s.moves.length === 0 && !(s.ending && /resigned/.test(s.ending.reason)));
+  $('resign').disabled = !!s.ending || s.thinking || !s.seats.includes('human');
+  $('flip').hidden = !b.flippable;
+  $('pieces').hidden = b.click !== 'from-to';
+  $('pieces').textContent = letters ? 'Chinese pieces' : 'Letters';
+  const list = $('moves');
+  list.replaceChildren();
+  s.moves.forEach((m, i) => {
+    const li = document.createElement('li');
+    li.textContent = `${s.sides[m.side]}: ${m.text}`;
+    if (i === s.moves.length - 1) li.className = 'current';
+    list.append(li);
+  });
+  list.scrollTop = list.scrollHeight;
+}
+
+function showInfo(info) {
+  const nodes = info.nodes >= 1e6 ? `${(info.nodes / 1e6).toFixed(1)} M` : `${info.nodes}`;
+  $('live').textContent = `depth ${info.depth} · ${info.score} · ${nodes} nodes · ${(info.time_ms / 1000).toFixed(1)} s · ${info.pv.join(' ')}`;
+}
+
+function cellName(b, f, r) {
+  return b.file_labels[f] + b.row_labels[r];
+}
+
+function targetsOf(from) {
+  return state.legal.filter((m) => m.startsWith(from)).map((m) => m.slice(from.length));
+}
+
+function el(name, attrs = {}, text) {
+  const e = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function drawBoard() {
+  const b = state.board;
+  const W = 2 * M + S * (b.files - 1);
+  const H = 2 * M + S * (b.rows - 1);
+  const X = (f) => M + S * (flipped ? b.files - 1 - f : f);
+  const Y = (r) => M + S * (flipped ? b.rows - 1 - r : r);
+  const svg = el('svg', { viewBox: `0 0 ${W} ${H}`, id: 'board-svg', role: 'img', 'aria-label': `${state.game} board` });
+  svg.append(el('rect', { x: 0, y: 0, width: W, height: H, rx: 6, fill: '#e3b868' }));
+  const grid = el('g', { class: 'grid' });
+  for (let r = 0; r < b.rows; r++) grid.append(el('line', { x1: X(0), y1: Y(r), x2: X(b.files - 1), y2: Y(r) }));
+  for (let f = 0; f < b.files; f++) {
+    if (b.river && f > 0 && f < b.files - 1) {
+      grid.append(el('line', { x1: X(f), y1: Y(0), x2: X(f), y2: Y(b.river.rows_above - 1) }));
+      grid.append(el('line', { x1: X(f), y1: Y(b.river.rows_above), x2: X(f), y2: Y(b.rows - 1) }));
+    } else {
+      grid.append(el('line', { x1: X(f), y1: Y(0), x2: X(f), y2: Y(b.rows - 1) }));
+    }
+  }
+  for (const p of b.palaces) {
+    grid.append(el('line', { x1: X(p.from[0]), y1: Y(p.from[1]), x2: X(p.to[0]), y2: Y(p.to[1]) }));
+    grid.append(el('line', { x1: X(p.to[0]), y1: Y(p.from[1]), x2: X(p.from[0]), y2: Y(p.to[1]) }));
+  }
+  svg.append(grid);
+  if (b.river) {
+    const y = (Y(b.river.rows_above - 1) + Y(b.river.rows_above)) / 2;
+    const names = flipped ? [...b.river.names].reverse() : b.river.names;
+    svg.append(el('text', { x: X(0) + (X(b.files - 1) - X(0)) / 4, y, class: 'river' }, names[0]));
+    svg.append(el('text', { x: X(0) + 3 * (X(b.files - 1) - X(0)) / 4, y, class: 'river' }, names[1]));
+  }
+  if (b.click === 'point' && b.files >= 9 && b.files === b.rows) {
+    // Star points: the centre and the corners' third or fourth lines.
+    const d = b.files >= 13 ? 3 : 2;
+    const c = (b.files - 1) / 2;
+    const stars = Number.isInteger(c) ? [[c, c]] : [];
+    for (const sx of [d, b.files - 1 - d]) for (const sy of [d, b.rows - 1 - d]) stars.push([sx, sy]);
+    for (const [sx, sy] of stars) svg.append(el('circle', { cx: X(sx), cy: Y(sy), r: 3.5, fill: '#5a4320' }));
+  }
+  for (let f = 0; f < b.files; f++) {
+    svg.append(el('text', { x: X(f), y: H - M / 2 + 2, class: 'label' }, b.file_labels[f]));
+    svg.append(el('text', { x: X(f), y: M / 2 - 2, class: 'label' }, b.file_labels[f]));
+  }
+  for (let r = 0; r < b.rows; r++) {
+    svg.append(el('text', { x: M / 2 - 4, y: Y(r), class: 'label' }, b.row_labels[r]));
+    svg.append(el('text', { x: W - M / 2 + 4, y: Y(r), class: 'label' }, b.row_labels[r]));
+  }
+  for (const [f, r] of b.hints) {
+    const k = S * 0.18;
+    const g = el('g', { class: 'hint', 'data-hint': cellName(b, f, r) });
+    g.append(el('line', { x1: X(f) - k, y1: Y(r) - k, x2: X(f) + k, y2: Y(r) + k }));
+    g.append(el('line', { x1: X(f) - k, y1: Y(r) + k, x2: X(f) + k, y2: Y(r) - k }));
+    svg.append(g);
+  }
+  for (let r = 0; r < b.rows; r++) {
+    for (let f = 0; f < b.files; f++) {
+      const p = b.cells[r * b.files + f];
+      if (!p) continue;
+      const name = cellName(b, f, r);
+      if (b.click === 'from-to') {
+        const red = p.side === 0 && b.red_first_side;
+        svg.append(el('circle', { cx: X(f), cy: Y(r), r: S * 0.44, class: 'piece', 'data-piece': name }));
+        svg.append(el('text', { x: X(f), y: Y(r) + 1, class: `piece-text ${red ? 'side-red' : 'side-black'}` }, letters ? p.letter : p.symbol));
+      } else {
+        svg.append(el('circle', { cx: X(f), cy: Y(r), r: S * 0.45, class: `stone-${p.side}`, 'data-stone': name, 'data-side': p.side }));
+      }
+    }
+  }
+  for (const [f, r] of b.last) {
+    if (b.click === 'from-to') svg.append(el('circle', { cx: X(f), cy: Y(r), r: S * 0.49, class: 'last-ring' }));
+    else if (b.cells[r * b.files + f]) svg.append(el('circle', { cx: X(f), cy: Y(r), r: 5, class: 'last', 'data-last': cellName(b, f, r) }));
+  }
+  for (const [f, r] of b.checks) svg.append(el('circle', { cx: X(f), cy: Y(r), r: S * 0.47, class: 'check' }));
+  if (selected) {
+    for (let r = 0; r < b.rows; r++) {
+      for (let f = 0; f < b.files; f++) {
+        const name = cellName(b, f, r);
+        if (name === selected) svg.append(el('circle', { cx: X(f), cy: Y(r), r: S * 0.48, class: 'selected' }));
+        else if (targetsOf(selected).includes(name)) svg.append(el('circle', { cx: X(f), cy: Y(r), r: 6, class: 'target', 'data-target': name }));
+      }
+    }
+  }
+  if (suggestion) {
+    for (let r = 0; r < b.rows; r++) {
+      for (let f = 0; f < b.files; f++) {
+        const name = b.click === 'column' ? b.file_labels[f] : cellName(b, f, r);
+        if (suggestion.includes(name) && (b.click !== 'column' || r === 0)) {
+          svg.append(el('circle', { cx: X(f), cy: Y(r), r: S * 0.46, class: 'suggest' }));
+        }
+      }
+    }
+  }
+  // Click targets on top of everything: one per cell.
+  for (let r = 0; r < b.rows; r++) {
+    for (let f = 0; f < b.files; f++) {
+      const spot = el('circle', { cx: X(f), cy: Y(r), r: S / 2, class: 'spot', 'data-cell': cellName(b, f, r) });
+      spot.addEventListener('click', () => clicked(f, r));
+      svg.append(spot);
+    }
+  }
+  $('board').replaceChildren(svg);
+}
+
+async function send(text) {
+  say('');
+  try {
+    show(await api('POST', `/api/games/${state.id}/move`, { move: text }));
+  } catch (e) {
+    say(e.message);
+  }
+}
+
+function clicked(f, r) {
+  if (!state) return;
+  const b = state.board;
+  if (state.ending) return say(`The game is over: ${state.ending.text}.`);
+  if (state.thinking) return say('The engine is thinking: wait, or press "Move now".');
+  if (state.seats[state.to_move] !== 'human') return say("It is the engine's turn.");
+  const name = cellName(b, f, r);
+  if (b.click === 'point') return send(name);
+  if (b.click === 'column') return send(b.file_labels[f]);
+  const piece = b.cells[r * b.files + f];
+  if (selected && selected !== name && (targetsOf(selected).includes(name) || !piece || piece.side !== state.to_move)) {
+    const from = selected;
+    selected = null;
+    drawBoard();
+    return send(from + name);
+  }
+  if (piece && piece.side === state.to_move) {
+    selected = selected === name ? null : name;
+    say('');
+    return drawBoard();
+  }
+  selected = null;
+  drawBoard();
+  say(`Pick one of ${state.sides[state.to_move]}'s pieces first.`);
+}
+
+async function action(path, after) {
+  say('');
+  try {
+    const r = await api('POST', `/api/games/${state.id}/${path}`);
+    if (after) after(r);
+    else if (r.id) show(r);
+  } catch (e) {
+    say(e.message);
+  }
+}
+
+function init() {
+  $('start-form').addEventListener('submit', startGame);
+  $('game').addEventListener('change', fillRules);
+  $('stop').addEventListener('click', () => action('stop', () => {}));
+  $('undo').addEventListener('click', () => { selected = null; action('undo'); });
+  $('resign').addEventListener('click', () => action('resign'));
+  $('hint').addEventListener('click', () => {
+    say('Thinking about a hint…', 'info');
+    action('hint', (h) => {
+      if (!h.bestmove) return say('No hint: the game is over.');
+      suggestion = h.bestmove;
+      say(`Hint: ${h.bestmove} (${h.score}, depth ${h.depth})`, 'info');
+      drawBoard();
+    });
+  });
+  $('flip').addEventListener('click', () => { flipped = !flipped; drawBoard(); });
+  $('pieces').addEventListener('click', () => { letters = !letters; show(state); });
+  $('new').addEventListener('click', () => { history.pushState(null, '', '/'); showStart(); });
+  window.addEventListener('popstate', route);
+  api('GET', '/api/catalog').then((c) => {
+    catalog = c.games;
+    const sel = $('game');
+    for (const g of catalog) {
+      const o = document.createElement('option');
+      o.value = g.name;
+      o.textContent = g.name;
+      sel.append(o);
+    }
+    fillRules();
+    route();
+  }).catch((e) => { document.body.textContent = `qi: cannot reach the server (${e.message})`; });
+}
+
+async function route() {
+  const id = new URLSearchParams(location.search).get('game');
+  if (!id) return showStart();
+  try {
+    openGame(id, await api('GET', `/api/games/${id}`));
+  } catch (e) {
+    showStart();
+    $('start-error').textContent = e.message;
+  }
+}
+
+init();

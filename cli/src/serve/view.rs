@@ -1,0 +1,117 @@
+//! The frame's board data ([`BoardView`]) and a game's state as the JSON the page draws.
+
+use game_core::{Outcome, Side};
+use game_frame::{BoardView, Cell, Click, Ending, Game};
+use serde_json::{Map, Value, json};
+
+/// Cells as `[file, row]` pairs (file from the left, row from the top, the first side's view).
+fn cells(list: &[Cell]) -> Value {
+    list.iter().map(|&(f, r)| json!([f, r])).collect()
+}
+
+/// The board as JSON: `files`, `rows`, `cells` (row by row from the top; each `null` or
+/// `{side, name, letter, symbol}` with `side` 0 for the first side), `file_labels`,
+/// `row_labels`, `last`, `hints`, `hint_meaning`, `checks`, `river` (`{rows_above, names}` or
+/// `null`), `palaces` (`{from, to}`), `red_first_side`, `flippable`, `notes`, and `click`:
+/// `point`, `column` or `from-to` ([`Click`]).
+#[must_use]
+pub fn board_json(v: &BoardView) -> Value {
+    let pieces: Vec<Value> = v
+        .cells
+        .iter()
+        .map(|c| match c {
+            Some(p) => json!({
+                "side": p.side.index(),
+                "name": p.name,
+                "letter": p.letter.to_string(),
+                "symbol": p.symbol.to_string(),
+            }),
+            None => Value::Null,
+        })
+        .collect();
+    let click = match v.click {
+        Click::Point => "point",
+        Click::Column => "column",
+        Click::FromTo => "from-to",
+    };
+    json!({
+        "files": v.files,
+        "rows": v.rows,
+        "cells": pieces,
+        "file_labels": v.file_labels,
+        "row_labels": v.row_labels,
+        "last": cells(&v.last),
+        "hints": cells(&v.hints),
+        "hint_meaning": v.hint_meaning,
+        "checks": cells(&v.checks),
+        "river": v.river.as_ref().map(|r| json!({"rows_above": r.rows_above, "names": r.names})),
+        "palaces": v.palaces.iter().map(|p| json!({
+            "from": [p.from.0, p.from.1],
+            "to": [p.to.0, p.to.1],
+        })).collect::<Vec<_>>(),
+        "red_first_side": v.red_first_side,
+        "flippable": v.flippable,
+        "notes": v.notes,
+        "click": click,
+    })
+}
+
+/// The ending as JSON: `result` (`1-0`, `0-1`, `1/2-1/2`), `winner` (0, 1 or `null` for a
+/// draw), `reason`, and `text` for people (`White wins: five in a row`).
+#[must_use]
+pub fn ending_json(game: &dyn Game, end: &Ending) -> Value {
+    let (winner, text) = match end.outcome {
+        Outcome::Win(side) => (
+            json!(side.index()),
+            format!("{} wins: {}", game.side_name(side), end.reason),
+        ),
+        Outcome::Draw => (Value::Null, format!("Draw: {}", end.reason)),
+    };
+    json!({
+        "result": end.result_tag(),
+        "winner": winner,
+        "reason": end.reason,
+        "text": text,
+    })
+}
+
+/// What the page needs of a game at one moment: `game`, `sides` (the two sides' names),
+/// `to_move` (0 or 1), `pending` (the side to move has already placed part of its turn:
+/// connect6's first stone), `ending` ([`ending_json`] or `null`; `resigned` overrides the
+/// game's own), `board` ([`board_json`]), `legal` (the legal moves in notation, none when
+/// over), `moves` (every turn as `{side, text}`), `move_help`.
+#[must_use]
+pub fn game_state(game: &dyn Game, resigned: Option<&Ending>) -> Map<String, Value> {
+    let ending = resigned.cloned().or_else(|| game.ending());
+    let to_move = game.side_to_move();
+    let pending = game.turn_sides().last() == Some(&to_move);
+    let moves: Vec<Value> = game
+        .turn_texts()
+        .into_iter()
+        .map(|(side, text)| json!({"side": side.index(), "text": text}))
+        .collect();
+    let legal = if ending.is_some() {
+        Vec::new()
+    } else {
+        game.legal_moves()
+    };
+    let mut m = Map::new();
+    m.insert("game".into(), json!(game.name()));
+    m.insert(
+        "sides".into(),
+        json!([game.side_name(Side::First), game.side_name(Side::Second)]),
+    );
+    m.insert("to_move".into(), json!(to_move.index()));
+    m.insert("pending".into(), json!(pending));
+    m.insert(
+        "ending".into(),
+        ending
+            .as_ref()
+            .map_or(Value::Null, |e| ending_json(game, e)),
+    );
+    m.insert("board".into(), board_json(&game.board()));
+    m.insert("legal".into(), json!(legal));
+    m.insert("moves".into(), json!(moves));
+    m.insert("move_help".into(), json!(game.move_help()));
+    m
+}
