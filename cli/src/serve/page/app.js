@@ -5,7 +5,7 @@
 const $ = (id) => document.getElementById(id);
 const SVG = 'http://www.w3.org/2000/svg';
 const S = 40; // grid spacing in SVG units
-const M = 36; // margin around the grid
+const M = 54; // margin around the grid (room for the labels outside the stones)
 
 let catalog = [];
 let state = null;
@@ -74,6 +74,7 @@ async function startGame(event) {
     players: [$('first').value, $('second').value],
     movetime_ms: Number($('movetime').value),
   };
+  if ($('depth').value !== '') body.depth = Number($('depth').value);
   const setup = $('setup').value.trim();
   if (/\[Game\s/i.test(setup)) {
     body.record = setup;
@@ -216,12 +217,12 @@ function drawBoard() {
     for (const [sx, sy] of stars) svg.append(el('circle', { cx: X(sx), cy: Y(sy), r: 3.5, fill: '#5a4320' }));
   }
   for (let f = 0; f < b.files; f++) {
-    svg.append(el('text', { x: X(f), y: H - M / 2 + 2, class: 'label' }, b.file_labels[f]));
-    svg.append(el('text', { x: X(f), y: M / 2 - 2, class: 'label' }, b.file_labels[f]));
+    svg.append(el('text', { x: X(f), y: H - M * 0.4, class: 'label' }, b.file_labels[f]));
+    svg.append(el('text', { x: X(f), y: M * 0.4, class: 'label' }, b.file_labels[f]));
   }
   for (let r = 0; r < b.rows; r++) {
-    svg.append(el('text', { x: M / 2 - 4, y: Y(r), class: 'label' }, b.row_labels[r]));
-    svg.append(el('text', { x: W - M / 2 + 4, y: Y(r), class: 'label' }, b.row_labels[r]));
+    svg.append(el('text', { x: M * 0.4, y: Y(r), class: 'label' }, b.row_labels[r]));
+    svg.append(el('text', { x: W - M * 0.4, y: Y(r), class: 'label' }, b.row_labels[r]));
   }
   for (const [f, r] of b.hints) {
     const k = S * 0.18;

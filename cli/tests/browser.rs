@@ -1,0 +1,406 @@
+//! `qi serve` in a real browser: Debian's Chromium driven through WebDriver (`chromedriver`,
+//! installed by `.ci/run`). A person's clicks on the SVG board: a gomoku game won against a
+//! depth-1 engine, a renju forbidden point shown and refused, a connect6 two-stone turn,
+//! xiangqi click-click moves with a refused one and a capture, undo, a record downloaded and
+//! loaded back, and two browsers on one game URL seeing each other's moves.
+//!
+//! With `QI_SCREENSHOTS=DIR` each test also saves a screenshot of its board to `DIR`
+//! (the pictures in `docs/screenshots/` are made this way).
+
+mod support;
+
+use std::net::TcpListener;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{Value, json};
+use support::{Served, pieces};
+
+/// A `chromedriver` on a free port, stopped when dropped.
+struct Driver {
+    child: Child,
+    url: String,
+}
+
+impl Driver {
+    fn start() -> Driver {
+        let port = TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port();
+        let program = std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "chromedriver".into());
+        let child = Command::new(&program)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| {
+                panic!(
+                    "cannot start {program} ({e}): the browser tests need Debian's chromium and \
+                     chromium-driver (apt-get install chromium chromium-driver; .ci/run does it)"
+                )
+            });
+        let url = format!("http://127.0.0.1:{port}");
+        let start = Instant::now();
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "chromedriver never listened"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        Driver { child, url }
+    }
+
+    /// A new headless Chromium session.
+    async fn browser(&self) -> Client {
+        let binary = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
+        let mut caps = serde_json::Map::new();
+        caps.insert(
+            "goog:chromeOptions".into(),
+            json!({
+                "binary": binary,
+                "args": [
+                    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                    "--disable-background-networking", "--disable-component-update",
+                    "--disable-sync", "--no-first-run", "--window-size=1200,900",
+                ],
+            }),
+        );
+        ClientBuilder::rustls()
+            .expect("a WebDriver client")
+            .capabilities(caps)
+            .connect(&self.url)
+            .await
+            .expect("a Chromium session")
+    }
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Runs a JavaScript expression in the page and returns its value.
+async fn js(c: &Client, expr: &str) -> Value {
+    c.execute(&format!("return {expr};"), vec![])
+        .await
+        .unwrap_or_else(|e| panic!("{expr}: {e}"))
+}
+
+/// Waits until the expression is true (at most 30 s).
+async fn until(c: &Client, expr: &str) {
+    let start = Instant::now();
+    loop {
+        if js(c, expr).await == json!(true) {
+            return;
+        }
+        if start.elapsed() > Duration::from_secs(30) {
+            let status = js(c, "document.getElementById('status').textContent").await;
+            let message = js(c, "document.getElementById('message').textContent").await;
+            panic!("never true: {expr} (status {status}, message {message})");
+        }
+        tokio::time::sleep(Duration::from_millis(30)).await;
+    }
+}
+
+async fn text(c: &Client, id: &str) -> String {
+    js(c, &format!("document.getElementById('{id}').textContent"))
+        .await
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// Clicks the board at the cell named `name` (`h8`, `e2`).
+async fn click_cell(c: &Client, name: &str) {
+    c.find(Locator::Css(&format!("[data-cell='{name}']")))
+        .await
+        .unwrap_or_else(|e| panic!("no cell {name}: {e}"))
+        .click()
+        .await
+        .unwrap_or_else(|e| panic!("cannot click {name}: {e}"));
+}
+
+async fn click(c: &Client, id: &str) {
+    c.find(Locator::Id(id))
+        .await
+        .unwrap_or_else(|e| panic!("no #{id}: {e}"))
+        .click()
+        .await
+        .unwrap_or_else(|e| panic!("cannot click #{id}: {e}"));
+}
+
+async fn select(c: &Client, id: &str, value: &str) {
+    c.find(Locator::Id(id))
+        .await
+        .unwrap_or_else(|e| panic!("no #{id}: {e}"))
+        .select_by_value(value)
+        .await
+        .unwrap_or_else(|e| panic!("#{id} = {value}: {e}"));
+}
+
+/// Fills the start screen and starts a game; waits for its board.
+async fn start_game(c: &Client, served: &Served, game: &str, players: [&str; 2], setup: &str) {
+    c.goto(&served.url).await.expect("the page loads");
+    c.wait()
+        .for_element(Locator::Css("#game option"))
+        .await
+        .expect("the start screen");
+    select(c, "game", game).await;
+    select(c, "first", players[0]).await;
+    select(c, "second", players[1]).await;
+    if players.contains(&"engine") {
+        select(c, "depth", "1").await;
+    }
+    if !setup.is_empty() {
+        c.find(Locator::Css("#setup-box summary"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        c.find(Locator::Id("setup"))
+            .await
+            .unwrap()
+            .send_keys(setup)
+            .await
+            .unwrap();
+    }
+    click(c, "start-button").await;
+    until(c, "!!document.querySelector('#board svg')").await;
+}
+
+/// The state of the game the page shows, from the server.
+async fn page_state(c: &Client, served: &Served) -> Value {
+    let id = js(c, "new URLSearchParams(location.search).get('game')").await;
+    served
+        .get(&format!("/api/games/{}", id.as_str().expect("a game id")))
+        .1
+}
+
+async fn screenshot(c: &Client, name: &str) {
+    if let Ok(dir) = std::env::var("QI_SCREENSHOTS") {
+        let png = c.screenshot().await.expect("a screenshot");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(format!("{dir}/{name}.png"), png).unwrap();
+    }
+}
+
+#[tokio::test]
+async fn gomoku_won_by_clicks_against_a_depth_1_engine_then_undone() {
+    let served = Served::start();
+    let driver = Driver::start();
+    let c = driver.browser().await;
+    // Black has an open three h8 i8 j8; a fourth stone makes an open four.
+    start_game(
+        &c,
+        &served,
+        "gomoku",
+        ["human", "engine"],
+        "h8 a1 i8 a3 j8 a5",
+    )
+    .await;
+    assert_eq!(page_state(&c, &served).await["depth"], json!(1));
+    let state = page_state(&c, &served).await;
+    assert_eq!(pieces(&state), 6);
+    click_cell(&c, "k8").await;
+    until(
+        &c,
+        "document.querySelectorAll('[data-stone][data-side=\"1\"]').length === 4",
+    )
+    .await;
+    let state = page_state(&c, &served).await;
+    let open = ["g8", "l8"]
+        .into_iter()
+        .find(|p| support::piece_at(&state, p).is_null())
+        .expect("one end of the four is open");
+    click_cell(&c, open).await;
+    until(
+        &c,
+        "document.getElementById('status').textContent.includes('Game over: Black wins')",
+    )
+    .await;
+    screenshot(&c, "gomoku").await;
+    // Undo takes back Black's five: Black is to move again.
+    click(&c, "undo").await;
+    until(
+        &c,
+        "document.getElementById('status').textContent.startsWith('Black to move')",
+    )
+    .await;
+    assert_eq!(pieces(&page_state(&c, &served).await), 8);
+    c.close().await.unwrap();
+}
+
+#[tokio::test]
+async fn renju_forbidden_point_is_shown_and_refused() {
+    let served = Served::start();
+    let driver = Driver::start();
+    let c = driver.browser().await;
+    start_game(
+        &c,
+        &served,
+        "renju",
+        ["human", "human"],
+        "g8 a1 h8 a3 i10 a5 i9 o15",
+    )
+    .await;
+    assert_eq!(
+        js(&c, "document.querySelectorAll('[data-hint]').length").await,
+        json!(1)
+    );
+    assert_eq!(
+        js(&c, "document.querySelector('[data-hint]').dataset.hint").await,
+        json!("i8")
+    );
+    assert!(text(&c, "legend").await.contains("forbidden for Black"));
+    click_cell(&c, "i8").await;
+    until(
+        &c,
+        "document.getElementById('message').textContent.includes('forbidden')",
+    )
+    .await;
+    assert_eq!(pieces(&page_state(&c, &served).await), 8);
+    screenshot(&c, "renju").await;
+    c.close().await.unwrap();
+}
+
+#[tokio::test]
+async fn connect6_two_stone_turn() {
+    let served = Served::start();
+    let driver = Driver::start();
+    let c = driver.browser().await;
+    start_game(&c, &served, "connect6", ["human", "human"], "").await;
+    click_cell(&c, "j10").await;
+    until(
+        &c,
+        "document.getElementById('status').textContent.startsWith('White to move')",
+    )
+    .await;
+    click_cell(&c, "k10").await;
+    until(&c, "!!document.querySelector('[data-stone=\"k10\"]')").await;
+    // One stone of two: still White's turn, the first stone shown and marked.
+    assert!(text(&c, "status").await.starts_with("White to move"));
+    assert_eq!(
+        js(&c, "document.querySelector('[data-last]').dataset.last").await,
+        json!("k10")
+    );
+    click_cell(&c, "k11").await;
+    until(
+        &c,
+        "document.getElementById('status').textContent.startsWith('Black to move')",
+    )
+    .await;
+    let state = page_state(&c, &served).await;
+    assert_eq!(state["moves"][1]["text"], json!("k10k11"));
+    screenshot(&c, "connect6").await;
+    c.close().await.unwrap();
+}
+
+#[tokio::test]
+async fn xiangqi_click_click_moves_a_refusal_and_a_capture() {
+    let served = Served::start();
+    let driver = Driver::start();
+    let c = driver.browser().await;
+    start_game(&c, &served, "xiangqi", ["human", "human"], "").await;
+    // The rook on a0 cannot pass its own pawn on a3.
+    click_cell(&c, "a0").await;
+    click_cell(&c, "a5").await;
+    until(
+        &c,
+        "document.getElementById('message').textContent.includes('blocked')",
+    )
+    .await;
+    assert_eq!(page_state(&c, &served).await["moves"], json!([]));
+    // The cannon's targets light up; a click on one moves it.
+    click_cell(&c, "h2").await;
+    until(&c, "!!document.querySelector('[data-target=\"e2\"]')").await;
+    click_cell(&c, "e2").await;
+    until(
+        &c,
+        "document.getElementById('status').textContent.startsWith('Black to move')",
+    )
+    .await;
+    click_cell(&c, "h9").await;
+    click_cell(&c, "g7").await;
+    until(
+        &c,
+        "document.getElementById('status').textContent.startsWith('Red to move')",
+    )
+    .await;
+    // The other cannon jumps the screen on b7 and takes the horse on b9.
+    click_cell(&c, "b2").await;
+    click_cell(&c, "b9").await;
+    until(
+        &c,
+        "document.getElementById('status').textContent.startsWith('Black to move')",
+    )
+    .await;
+    let state = page_state(&c, &served).await;
+    assert_eq!(pieces(&state), 31);
+    assert_eq!(support::piece_at(&state, "b9")["name"], json!("cannon"));
+    screenshot(&c, "xiangqi").await;
+    c.close().await.unwrap();
+}
+
+#[tokio::test]
+async fn record_downloaded_and_loaded_back() {
+    let served = Served::start();
+    let driver = Driver::start();
+    let c = driver.browser().await;
+    start_game(&c, &served, "gomoku", ["human", "human"], "").await;
+    for p in ["h8", "h9", "i9"] {
+        click_cell(&c, p).await;
+        until(
+            &c,
+            &format!("!!document.querySelector('[data-stone=\"{p}\"]')"),
+        )
+        .await;
+    }
+    let href = js(
+        &c,
+        "document.getElementById('download').getAttribute('href')",
+    )
+    .await;
+    let record = served.get_text(href.as_str().expect("a download link"));
+    assert!(record.contains("1. h8 h9 2. i9"), "{record}");
+    let before = page_state(&c, &served).await;
+    click(&c, "new").await;
+    c.wait().for_element(Locator::Id("setup")).await.unwrap();
+    // The start screen takes a whole record.
+    start_game(&c, &served, "gomoku", ["human", "human"], &record).await;
+    let after = page_state(&c, &served).await;
+    assert_ne!(after["id"], before["id"]);
+    assert_eq!(after["moves"], before["moves"]);
+    assert_eq!(after["board"], before["board"]);
+    c.close().await.unwrap();
+}
+
+#[tokio::test]
+async fn two_browsers_on_one_game_see_each_others_moves() {
+    let served = Served::start();
+    let driver = Driver::start();
+    let a = driver.browser().await;
+    let b = driver.browser().await;
+    start_game(&a, &served, "connect4", ["human", "human"], "").await;
+    let url = js(&a, "document.getElementById('share').href").await;
+    b.goto(url.as_str().expect("a share link")).await.unwrap();
+    until(&b, "!!document.querySelector('#board svg')").await;
+    click_cell(&a, "43").await; // any cell of file 4 drops a stone into it
+    until(&b, "document.querySelectorAll('[data-stone]').length === 1").await;
+    click_cell(&b, "36").await;
+    until(&a, "document.querySelectorAll('[data-stone]').length === 2").await;
+    let state = page_state(&a, &served).await;
+    assert_eq!(
+        state["moves"],
+        json!([{"side": 0, "text": "4"}, {"side": 1, "text": "3"}])
+    );
+    assert!(state["watchers"].as_u64().unwrap() >= 2, "{state}");
+    screenshot(&a, "connect4").await;
+    a.close().await.unwrap();
+    b.close().await.unwrap();
+}
