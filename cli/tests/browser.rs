@@ -343,6 +343,13 @@ async fn xiangqi_click_click_moves_a_refusal_and_a_capture() {
     let state = page_state(&c, &served).await;
     assert_eq!(pieces(&state), 31);
     assert_eq!(support::piece_at(&state, "b9")["name"], json!("cannon"));
+    // The move list in Chinese notation.
+    select(&c, "notation", "Chinese").await;
+    assert!(
+        text(&c, "moves").await.contains("炮二平五"),
+        "{}",
+        text(&c, "moves").await
+    );
     screenshot(&c, "xiangqi").await;
     c.close().await.unwrap();
 }
@@ -397,7 +404,10 @@ async fn two_browsers_on_one_game_see_each_others_moves() {
     let state = page_state(&a, &served).await;
     assert_eq!(
         state["moves"],
-        json!([{"side": 0, "text": "4"}, {"side": 1, "text": "3"}])
+        json!([
+            {"side": 0, "text": "4", "notations": {}},
+            {"side": 1, "text": "3", "notations": {}},
+        ])
     );
     assert!(state["watchers"].as_u64().unwrap() >= 2, "{state}");
     screenshot(&a, "connect4").await;

@@ -215,7 +215,11 @@ fn xiangqi_blocked_rook_is_refused_and_a_cannon_captures() {
     );
     assert!(game["legal"].as_array().unwrap().contains(&json!("h2e2")));
     assert_eq!(game["board"]["click"], json!("from-to"));
-    assert_eq!(mv("h2e2").0, 200);
+    let (_, first) = mv("h2e2");
+    assert_eq!(
+        first["moves"][0]["notations"],
+        json!({"ICCS": "h2e2", "WXF": "C2.5", "Chinese": "炮二平五"})
+    );
     assert_eq!(mv("h9g7").0, 200);
     assert_eq!(
         piece_at(&s.get(&format!("/api/games/{g}")).1, "b9")["name"],

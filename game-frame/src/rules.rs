@@ -159,6 +159,13 @@ pub trait Rules: Position {
         None
     }
 
+    /// The turn in every notation the game offers people, each with its name, the game's own
+    /// ([`Position::format_move`]) first (xiangqi: `ICCS h2e2`, `WXF C2.5`, `Chinese 炮二平五`),
+    /// for a move list that lets the reader choose. Default none: the game has one notation.
+    fn turn_notations(&self, _turn: &[Self::Move]) -> Vec<(&'static str, String)> {
+        Vec::new()
+    }
+
     /// A comment to append to the record's movetext (xiangqi: the moves in WXF).
     fn record_comment(_start: &Self, _turns: &[Vec<Self::Move>]) -> Option<String> {
         None

@@ -152,6 +152,9 @@ pub trait Game: Send {
     ) -> String;
     /// Every turn from the start (setup moves included) with its side, in the game's notation.
     fn turn_texts(&self) -> Vec<(Side, String)>;
+    /// Every turn from the start in each notation the game offers ([`Rules::turn_notations`];
+    /// empty lists for a game with one notation).
+    fn turn_notations(&self) -> Vec<Vec<(&'static str, String)>>;
     /// Every turn from the start with its side in a protocol's notation
     /// ([`Rules::protocol_move`]), or `None` when the game does not speak it.
     fn protocol_turns(&self, notation: &str) -> Option<Vec<(Side, String)>>;
@@ -420,6 +423,20 @@ impl<R: Rules> Game for Session<R> {
                     pos.play(mv);
                 }
                 (*side, text)
+            })
+            .collect()
+    }
+
+    fn turn_notations(&self) -> Vec<Vec<(&'static str, String)>> {
+        let mut pos = self.start.clone();
+        self.turns
+            .iter()
+            .map(|(_, plies)| {
+                let names = pos.turn_notations(plies);
+                for &mv in plies {
+                    pos.play(mv);
+                }
+                names
             })
             .collect()
     }

@@ -408,6 +408,16 @@ impl Rules for Position {
         ))
     }
 
+    fn turn_notations(&self, turn: &[Move]) -> Vec<(&'static str, String)> {
+        turn.first().map_or_else(Vec::new, |&mv| {
+            vec![
+                ("ICCS", game_core::Position::format_move(self, mv)),
+                ("WXF", self.format_wxf(mv)),
+                ("Chinese", self.format_chinese(mv)),
+            ]
+        })
+    }
+
     fn record_comment(start: &Self, turns: &[Vec<Move>]) -> Option<String> {
         if turns.is_empty() {
             return None;

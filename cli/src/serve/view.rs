@@ -79,16 +79,25 @@ pub fn ending_json(game: &dyn Game, end: &Ending) -> Value {
 /// `to_move` (0 or 1), `pending` (the side to move has already placed part of its turn:
 /// connect6's first stone), `ending` ([`ending_json`] or `null`; `resigned` overrides the
 /// game's own), `board` ([`board_json`]), `legal` (the legal moves in notation, none when
-/// over), `moves` (every turn as `{side, text}`), `move_help`.
+/// over), `moves` (every turn as `{side, text, notations}`, `notations` naming the turn in each
+/// notation the game offers, xiangqi `ICCS`, `WXF`, `Chinese`), `move_help`.
 #[must_use]
 pub fn game_state(game: &dyn Game, resigned: Option<&Ending>) -> Map<String, Value> {
     let ending = resigned.cloned().or_else(|| game.ending());
     let to_move = game.side_to_move();
     let pending = game.turn_sides().last() == Some(&to_move);
+    let notations = game.turn_notations();
     let moves: Vec<Value> = game
         .turn_texts()
         .into_iter()
-        .map(|(side, text)| json!({"side": side.index(), "text": text}))
+        .zip(notations)
+        .map(|((side, text), names)| {
+            let names: Map<String, Value> = names
+                .into_iter()
+                .map(|(name, text)| (name.to_string(), json!(text)))
+                .collect();
+            json!({"side": side.index(), "text": text, "notations": names})
+        })
         .collect();
     let legal = if ending.is_some() {
         Vec::new()

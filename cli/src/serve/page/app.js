@@ -135,6 +135,7 @@ function show(s) {
   else {
     const who = s.seats[s.to_move] === 'engine' ? ' (engine)' : '';
     status = `${s.sides[s.to_move]}${who} to move`;
+    if (s.pending) status += ' · one more stone';
     if (s.thinking) status += ' · thinking…';
   }
   $('status').textContent = status;
@@ -148,11 +149,20 @@ function show(s) {
   $('flip').hidden = !b.flippable;
   $('pieces').hidden = b.click !== 'from-to';
   $('pieces').textContent = letters ? 'Chinese pieces' : 'Letters';
+  // A game with several notations (xiangqi: ICCS, WXF, Chinese) lets the reader choose.
+  const names = s.moves.length > 0 ? Object.keys(s.moves[0].notations) : [];
+  const pick = $('notation');
+  if (names.join() !== [...pick.options].map((o) => o.value).join()) {
+    const keep = pick.value;
+    pick.replaceChildren(...names.map((n) => new Option(n, n)));
+    if (names.includes(keep)) pick.value = keep;
+  }
+  pick.hidden = names.length === 0;
   const list = $('moves');
   list.replaceChildren();
   s.moves.forEach((m, i) => {
     const li = document.createElement('li');
-    li.textContent = `${s.sides[m.side]}: ${m.text}`;
+    li.textContent = `${s.sides[m.side]}: ${m.notations[pick.value] ?? m.text}`;
     if (i === s.moves.length - 1) li.className = 'current';
     list.append(li);
   });
@@ -341,6 +351,7 @@ function init() {
       drawBoard();
     });
   });
+  $('notation').addEventListener('change', () => show(state));
   $('flip').addEventListener('click', () => { flipped = !flipped; drawBoard(); });
   $('pieces').addEventListener('click', () => { letters = !letters; show(state); });
   $('new').addEventListener('click', () => { history.pushState(null, '', '/'); showStart(); });
