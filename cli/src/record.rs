@@ -173,7 +173,8 @@ pub fn load(
     config: &EngineConfig,
 ) -> Result<Box<dyn Game>, CliError> {
     let bad = |msg: String| CliError::Usage(format!("{file}: {msg}"));
-    let (text, _games) = first_game(text);
+    // A byte-order mark (an editor's UTF-8 save) is not part of the record.
+    let (text, _games) = first_game(text.trim_start_matches('\u{feff}'));
     let record = parse(text).map_err(bad)?;
     let known: Vec<&str> = registry::GAMES.iter().map(|g| g.record_title()).collect();
     let Some(game_tag) = record.tag("Game") else {

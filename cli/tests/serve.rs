@@ -91,6 +91,18 @@ fn bad_requests_get_a_reason_and_change_nothing() {
         ),
         ("/api/games", json!({"record": "1. h8 *"}), 400, "no [Game"),
         (
+            "/api/games",
+            json!({"game": "gomoku", "black": "h8 h9", "white": "a1", "to_move": "purple"}),
+            400,
+            "to_move: 'purple': not a side: expected black or white",
+        ),
+        (
+            "/api/games",
+            json!({"game": "gomoku", "moves": "h8 \u{1b}[2J"}),
+            400,
+            "\\u{1b}",
+        ),
+        (
             "/api/games/0000/move",
             json!({"move": "h8"}),
             404,
@@ -113,6 +125,12 @@ fn bad_requests_get_a_reason_and_change_nothing() {
     );
     let (status, _) = s.get("/api/nothing-here");
     assert_eq!(status, 404);
+    let (status, answer) = s.get("/api/games");
+    assert_eq!(status, 405);
+    assert!(
+        answer["error"].as_str().unwrap().contains("wrong method"),
+        "{answer}"
+    );
 
     let game = s.create(&json!({"game": "gomoku", "players": ["human", "human"], "moves": "h8"}));
     let g = id(&game);

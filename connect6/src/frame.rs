@@ -58,8 +58,7 @@ impl Connect6Spec {
         let black = stones("black", &args.black)?;
         let white = stones("white", &args.white)?;
         let to_move = match args.to_move.as_deref() {
-            Some("white") => Side::Second,
-            Some(_) => Side::First,
+            Some(text) => game_frame::stone_side(text).map_err(usage)?,
             None => Connect6::side_from_counts(black.len(), white.len()).ok_or_else(|| {
                 usage(format!(
                     "cannot tell the side to move from {} black and {} white stones (at the \

@@ -34,4 +34,4 @@ pub use registry::{GameSpec, Protocol, perft, play_moves};
 pub use render::{Style, paint, render};
 pub use rules::{Decision, Ending, Progress, Rules, natural_key, search_turn};
 pub use session::{Game, Info, Session, Thought, today};
-pub use setup::{Opening, Setup, quoted, split_points, split_turns};
+pub use setup::{Opening, Setup, quoted, split_points, split_turns, stone_side};

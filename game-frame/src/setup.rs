@@ -68,6 +68,22 @@ impl Setup {
     }
 }
 
+/// The side to move of a stone setup ([`Setup::to_move`]): `black` (the first side) or
+/// `white` (the second), any case, `b` and `w` too.
+///
+/// # Errors
+/// `--to-move: 'TEXT' is not a side: expected black or white`.
+pub fn stone_side(text: &str) -> Result<game_core::Side, String> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "black" | "b" => Ok(game_core::Side::First),
+        "white" | "w" => Ok(game_core::Side::Second),
+        _ => Err(format!(
+            "--to-move: {}: expected black or white",
+            quoted(text, "not a side")
+        )),
+    }
+}
+
 /// A move number such as `12.` or `12...`.
 #[must_use]
 pub fn is_move_number(t: &str) -> bool {

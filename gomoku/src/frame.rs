@@ -101,13 +101,12 @@ impl GomokuSpec {
                     white.len()
                 )));
             }
-            let to_move = args.to_move.as_deref().map(|s| {
-                if s == "white" {
-                    Side::Second
-                } else {
-                    Side::First
-                }
-            });
+            let to_move = args
+                .to_move
+                .as_deref()
+                .map(game_frame::stone_side)
+                .transpose()
+                .map_err(usage)?;
             board = Board::from_stones(size, rule, &black, &white, to_move)
                 .map_err(|e| usage(format!("--black/--white: {e}")))?;
         }

@@ -22,6 +22,7 @@ use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use futures_util::stream::{self, Stream, StreamExt};
+use game_core::text::escape_controls;
 use game_frame::{EngineConfig, Setup, quoted};
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -120,7 +121,21 @@ pub struct ApiError {
 }
 
 impl ApiError {
+    /// A refusal with `reason` in the web's words: the command line's option names
+    /// (`--moves:`) become the API's field names, control characters are escaped and a
+    /// reason is cut at 300 characters (it may quote a huge input).
     fn new(status: StatusCode, reason: String) -> Self {
+        let mut reason = escape_controls(&reason).into_owned();
+        for field in ["moves", "size", "rule", "fen", "black", "white", "to-move"] {
+            let web = field.replace('-', "_");
+            reason = reason
+                .replace(&format!("--{field}:"), &format!("{web}:"))
+                .replace(&format!("--{field}"), &format!("\"{web}\""));
+        }
+        reason = reason.replace("--black/--white:", "black/white:");
+        if reason.chars().count() > 300 {
+            reason = reason.chars().take(300).collect::<String>() + "…";
+        }
         ApiError { status, reason }
     }
 
@@ -204,6 +219,7 @@ pub fn router(server: Server) -> Router {
         .route("/api/games/{id}/hint", post(hint))
         .route("/api/games/{id}/record", get(record))
         .fallback(not_found)
+        .method_not_allowed_fallback(wrong_method)
         .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))
         .with_state(server)
 }
@@ -212,6 +228,14 @@ async fn not_found() -> ApiError {
     ApiError::new(
         StatusCode::NOT_FOUND,
         "no such page: the board is at /, the API under /api/".into(),
+    )
+}
+
+async fn wrong_method() -> ApiError {
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "wrong method for this path: reads are GET, changes are POST (see cli/src/serve/api.rs)"
+            .into(),
     )
 }
 
@@ -384,7 +408,10 @@ async fn undo(
     if !room.hinting() {
         room.stop_and_wait().await?;
     }
-    Ok(Json(room.undo()?))
+    let state = room.undo()?;
+    // Back at the engine's turn (its first move taken back, or engine against engine).
+    room.schedule(&server.pool);
+    Ok(Json(state))
 }
 
 async fn resign(

@@ -55,7 +55,7 @@ pub fn run(args: &ServeArgs) -> Result<(), CliError> {
         .enable_all()
         .build()
         .map_err(|e| CliError::Failed(format!("cannot start the server: {e}")))?;
-    runtime.block_on(async move {
+    let result = runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(addr)
             .await
             .map_err(|e| CliError::Failed(format!("cannot listen on {addr}: {e}")))?;
@@ -72,13 +72,21 @@ pub fn run(args: &ServeArgs) -> Result<(), CliError> {
         if args.open {
             open_browser(&url);
         }
-        axum::serve(listener, router(Server::new(searches)))
-            .with_graceful_shutdown(async {
-                let _ = tokio::signal::ctrl_c().await;
-            })
-            .await
-            .map_err(|e| CliError::Failed(format!("the server stopped: {e}")))
-    })
+        // Ctrl-C ends the server at once: open event streams (every game page keeps one)
+        // would hold a graceful shutdown forever, and the games live only in memory anyway.
+        tokio::select! {
+            served = axum::serve(listener, router(Server::new(searches))) => {
+                served.map_err(|e| CliError::Failed(format!("the server stopped: {e}")))
+            }
+            _ = tokio::signal::ctrl_c() => {
+                writeln!(std::io::stdout(), "qi serve: stopped")?;
+                Ok(())
+            }
+        }
+    });
+    // Searches still running on blocking threads are left to end with the process.
+    runtime.shutdown_background();
+    result
 }
 
 /// Opens `url` in the desktop's browser; says so when it cannot (the URL is printed anyway).

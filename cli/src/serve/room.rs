@@ -23,14 +23,15 @@ pub enum Seat {
 }
 
 impl Seat {
-    /// Reads `human` or `engine` (`qi` and `computer` also name the engine), any case.
+    /// Reads `human` (also `h`, `me`) or `engine` (also `e`, `qi`, `computer`, `cpu`), any
+    /// case, as `qi play` does.
     ///
     /// # Errors
     /// A message naming the text and the accepted words.
     pub fn parse(text: &str) -> Result<Seat, String> {
         match text.trim().to_ascii_lowercase().as_str() {
-            "human" => Ok(Seat::Human),
-            "engine" | "qi" | "computer" => Ok(Seat::Engine),
+            "human" | "h" | "me" => Ok(Seat::Human),
+            "engine" | "e" | "qi" | "computer" | "cpu" => Ok(Seat::Engine),
             _ => Err(format!(
                 "{}: a player is human or engine",
                 game_frame::quoted(text, "not a player")
@@ -69,6 +70,8 @@ pub struct Event {
 /// A search in progress.
 struct Search {
     stop: Arc<AtomicBool>,
+    /// Set by undo and resign: a search still waiting for a worker plays no move.
+    cancel: Arc<AtomicBool>,
     /// A hint (think without playing) rather than the engine's own turn.
     hint: bool,
 }
@@ -234,10 +237,12 @@ impl Room {
         self.watchers.fetch_add(1, Ordering::Relaxed);
     }
 
-    /// A page stopped following the room; when it was the last, a running search stops (the
-    /// engine moves now) and no engine turn follows until someone asks.
+    /// A page stopped following the room. When it was the last and only engines play here,
+    /// the running search stops (the engine moves now) and no engine turn follows until
+    /// someone asks; a person's game keeps its engine's full time (a reloaded page is back).
     pub fn unwatch(&self) {
-        if self.watchers.fetch_sub(1, Ordering::Relaxed) == 1 {
+        if self.watchers.fetch_sub(1, Ordering::Relaxed) == 1 && !self.seats.contains(&Seat::Human)
+        {
             let st = lock(&self.status);
             if let Some(search) = &st.search {
                 search.stop.store(true, Ordering::Relaxed);
@@ -304,8 +309,12 @@ impl Room {
         }
     }
 
-    /// Stops the running search and waits (up to 10 s) until it has ended.
+    /// Stops the running search and waits (up to 10 s) until it has ended; a search still
+    /// waiting for a worker ends without a move.
     pub async fn stop_and_wait(&self) -> Result<(), Refusal> {
+        if let Some(search) = &lock(&self.status).search {
+            search.cancel.store(true, Ordering::Relaxed);
+        }
         let start = Instant::now();
         while self.stop() {
             if start.elapsed() > Duration::from_secs(10) {
@@ -394,8 +403,8 @@ impl Room {
         }
     }
 
-    /// Marks a search as running, or refuses.
-    fn begin(&self, hint: bool) -> Result<Arc<AtomicBool>, Refusal> {
+    /// Marks a search as running, or refuses; returns its stop and cancel flags.
+    fn begin(&self, hint: bool) -> Result<(Arc<AtomicBool>, Arc<AtomicBool>), Refusal> {
         let mut st = lock(&self.status);
         st.touched = Instant::now();
         if st.search.is_some() {
@@ -408,12 +417,14 @@ impl Room {
             return Err(Refusal::Conflict("it is a person's turn".into()));
         }
         let stop = Arc::new(AtomicBool::new(false));
+        let cancel = Arc::new(AtomicBool::new(false));
         st.search = Some(Search {
             stop: stop.clone(),
+            cancel: cancel.clone(),
             hint,
         });
         self.publish(&st);
-        Ok(stop)
+        Ok((stop, cancel))
     }
 
     /// Ends the running search and publishes the state.
@@ -452,17 +463,23 @@ impl Room {
                 return;
             }
         }
-        let Ok(stop) = self.begin(false) else { return };
+        let Ok((stop, cancel)) = self.begin(false) else {
+            return;
+        };
         let room = Arc::clone(self);
         let pool = Arc::clone(pool);
         tokio::spawn(async move {
-            let Ok(permit) = Arc::clone(&pool).acquire_owned().await else {
+            let permit = worker_slot(&pool, &stop).await;
+            if cancel.load(Ordering::Relaxed) {
                 room.end();
                 return;
-            };
+            }
             let worker = Arc::clone(&room);
             let played = tokio::task::spawn_blocking(move || {
                 let mut game = lock(&worker.game);
+                if cancel.load(Ordering::Relaxed) {
+                    return;
+                }
                 let budget = worker.budget();
                 let mut report = worker.reporter();
                 game.engine_turn(&budget, &stop, &mut report);
@@ -484,11 +501,8 @@ impl Room {
     /// # Errors
     /// [`Refusal::Conflict`] when a search runs or the game is over.
     pub async fn hint(self: &Arc<Self>, pool: &Arc<Semaphore>) -> Result<Value, Refusal> {
-        let stop = self.begin(true)?;
-        let Ok(permit) = Arc::clone(pool).acquire_owned().await else {
-            self.end();
-            return Err(Refusal::Conflict("the server is shutting down".into()));
-        };
+        let (stop, _) = self.begin(true)?;
+        let permit = worker_slot(pool, &stop).await;
         let worker = Arc::clone(self);
         let thought = tokio::task::spawn_blocking(move || {
             let mut game = lock(&worker.game);
@@ -512,6 +526,25 @@ impl Room {
     #[must_use]
     pub fn hinting(&self) -> bool {
         lock(&self.status).search.as_ref().is_some_and(|s| s.hint)
+    }
+}
+
+/// Waits for a worker of `pool`, or until `stop` is set: a stopped search (move now, undo,
+/// resign) need not wait for another game's search, since it ends at once. `None` then.
+async fn worker_slot(
+    pool: &Arc<Semaphore>,
+    stop: &AtomicBool,
+) -> Option<tokio::sync::OwnedSemaphorePermit> {
+    loop {
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        let wait = Arc::clone(pool).acquire_owned();
+        match tokio::time::timeout(Duration::from_millis(10), wait).await {
+            Ok(Ok(permit)) => return Some(permit),
+            Ok(Err(_)) => return None,
+            Err(_) => {}
+        }
     }
 }
 
