@@ -68,6 +68,14 @@ pub fn run(args: &ServeArgs) -> Result<(), CliError> {
         let url = format!("http://{shown}/");
         let mut out = std::io::stdout();
         writeln!(out, "qi serve: play at {url} (Ctrl-C stops the server)")?;
+        if ip.is_unspecified() {
+            writeln!(
+                out,
+                "qi serve: listening on every network interface: other machines use this \
+                 machine's address with port {}",
+                bound.port()
+            )?;
+        }
         out.flush()?;
         if args.open {
             open_browser(&url);
