@@ -115,14 +115,26 @@ async fn text(c: &Client, id: &str) -> String {
         .to_string()
 }
 
-/// Clicks the board at the cell named `name` (`h8`, `e2`).
+/// Clicks the board at the cell named `name` (`h8`, `e2`). The page redraws the board on
+/// every state it receives (the event stream's first state may arrive just after the
+/// board was found), so a click on a board replaced meanwhile is tried again.
 async fn click_cell(c: &Client, name: &str) {
-    c.find(Locator::Css(&format!("[data-cell='{name}']")))
-        .await
-        .unwrap_or_else(|e| panic!("no cell {name}: {e}"))
-        .click()
-        .await
-        .unwrap_or_else(|e| panic!("cannot click {name}: {e}"));
+    let selector = format!("[data-cell='{name}']");
+    let mut tries = 0;
+    loop {
+        let clicked = match c.find(Locator::Css(&selector)).await {
+            Ok(cell) => cell.click().await,
+            Err(e) => Err(e),
+        };
+        match clicked {
+            Ok(()) => return,
+            Err(_) if tries < 50 => {
+                tries += 1;
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            Err(e) => panic!("cannot click {name}: {e}"),
+        }
+    }
 }
 
 async fn click(c: &Client, id: &str) {

@@ -120,8 +120,12 @@ function openGame(id, first) {
   $('download').href = `/api/games/${id}/record`;
 }
 
-function show(s) {
-  if (state && s.id === state.id && s.version < state.version) return; // an older event
+function show(s, redraw = false) {
+  if (state && s.id === state.id && !redraw) {
+    if (s.version < state.version) return; // an older event
+    // The same state again (the event stream's first one): keep the board as it is.
+    if (s.version === state.version && s.thinking === state.thinking) return;
+  }
   if (!state || s.version !== state.version) suggestion = null;
   if (!state || s.id !== state.id) {
     flipped = s.board.flippable && s.seats[0] === 'engine' && s.seats[1] === 'human';
@@ -351,9 +355,9 @@ function init() {
       drawBoard();
     });
   });
-  $('notation').addEventListener('change', () => show(state));
+  $('notation').addEventListener('change', () => show(state, true));
   $('flip').addEventListener('click', () => { flipped = !flipped; drawBoard(); });
-  $('pieces').addEventListener('click', () => { letters = !letters; show(state); });
+  $('pieces').addEventListener('click', () => { letters = !letters; show(state, true); });
   $('new').addEventListener('click', () => { history.pushState(null, '', '/'); showStart(); });
   window.addEventListener('popstate', route);
   api('GET', '/api/catalog').then((c) => {
