@@ -208,10 +208,7 @@ pub fn run(
                 }
             }
             Command::Resign => {
-                resigned = Some(Ending {
-                    outcome: Outcome::Win(side.opponent()),
-                    reason: format!("{name} resigned"),
-                });
+                resigned = Some(Ending::resignation(side, name));
             }
             Command::Save(file, force) => save(game, config, None, &file, force, out)?,
             Command::BadSave => writeln!(out, "save needs a file name: save FILE (or save! FILE)")?,

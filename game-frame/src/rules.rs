@@ -23,6 +23,15 @@ pub struct Ending {
 }
 
 impl Ending {
+    /// `side` (named `name` in its game) resigned: the other side wins, "`name` resigned".
+    #[must_use]
+    pub fn resignation(side: Side, name: &str) -> Self {
+        Ending {
+            outcome: Outcome::Win(side.opponent()),
+            reason: format!("{name} resigned"),
+        }
+    }
+
     /// The PGN-style result: `1-0` (first side won), `0-1`, `1/2-1/2`.
     #[must_use]
     pub fn result_tag(&self) -> &'static str {

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
-use game_core::{Outcome, Side};
+use game_core::Side;
 use game_frame::{Budget, Ending, Game, GameSpec, Info};
 use serde_json::{Map, Value, json};
 use tokio::sync::{Semaphore, broadcast};
@@ -384,10 +384,7 @@ impl Room {
             ));
         };
         let game = lock(&self.game);
-        st.resigned = Some(Ending {
-            outcome: Outcome::Win(side.opponent()),
-            reason: format!("{} resigned", game.side_name(side)),
-        });
+        st.resigned = Some(Ending::resignation(side, game.side_name(side)));
         self.refresh(&mut st, game.as_ref());
         drop(game);
         self.publish(&st);

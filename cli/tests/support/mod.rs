@@ -47,12 +47,7 @@ impl Served {
             .get(format!("{}{}", self.url, path.trim_start_matches('/')))
             .call()
             .expect("the server answers");
-        let status = res.status().as_u16();
-        let text = res.body_mut().read_to_string().expect("a body");
-        (
-            status,
-            serde_json::from_str(&text).unwrap_or(Value::String(text)),
-        )
+        answer(&mut res)
     }
 
     /// `GET path` → the body as text.
@@ -76,12 +71,7 @@ impl Served {
             .header("Content-Type", content_type)
             .send(body)
             .expect("the server answers");
-        let status = res.status().as_u16();
-        let text = res.body_mut().read_to_string().expect("a body");
-        (
-            status,
-            serde_json::from_str(&text).unwrap_or(Value::String(text)),
-        )
+        answer(&mut res)
     }
 
     /// Creates a game; panics unless it was created. Returns its state.
@@ -114,6 +104,16 @@ impl Drop for Served {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// A response as (status, JSON body; a body that is not JSON as a JSON string).
+fn answer(res: &mut ureq::http::Response<ureq::Body>) -> (u16, Value) {
+    let status = res.status().as_u16();
+    let text = res.body_mut().read_to_string().expect("a body");
+    (
+        status,
+        serde_json::from_str(&text).unwrap_or(Value::String(text)),
+    )
 }
 
 /// The piece or stone on the cell named `name` (`h8`, `b9`) of a state's board, or `Null`.
