@@ -31,12 +31,31 @@ impl Board {
             + self.point_value(p, opp)
     }
 
-    /// Pushes every point of the board with `pred` that the side to move may play.
+    /// Pushes every point of the board with `pred` that the side to move may play, row by row
+    /// from the top-left.
     fn push_legal(&self, moves: &mut Vec<Point>, pred: impl Fn(&Board, Point) -> bool) {
+        let last = self.size() - 1;
+        self.push_legal_in((0, 0), (last, last), moves, pred);
+    }
+
+    /// [`Board::push_legal`] within the rectangle of columns `x0..=x1` and rows `y0..=y1`
+    /// (inclusive, on the board).
+    #[inline]
+    fn push_legal_in(
+        &self,
+        (x0, y0): (usize, usize),
+        (x1, y1): (usize, usize),
+        moves: &mut Vec<Point>,
+        pred: impl Fn(&Board, Point) -> bool,
+    ) {
         let black_renju = self.rule() == Rule::Renju && self.side_to_move() == Side::First;
-        for p in self.points() {
-            if self.is_empty(p) && pred(self, p) && !(black_renju && self.is_forbidden(p)) {
-                moves.push(p);
+        for y in y0..=y1 {
+            let row = Point::new(x0, y).idx();
+            for i in row..=row + (x1 - x0) {
+                let p = Point(i as u16);
+                if self.is_empty(p) && pred(self, p) && !(black_renju && self.is_forbidden(p)) {
+                    moves.push(p);
+                }
             }
         }
     }
@@ -233,7 +252,13 @@ impl Position for Board {
         let h = self.history();
         match h.len().checked_sub(2).map(|i| h[i]) {
             Some(last) => {
-                self.push_legal(moves, |b, p| in_vcf_range(last, p) && b.makes_four(p, me));
+                let (x, y, r, edge) = (last.x(), last.y(), VCF_LINE, self.size() - 1);
+                self.push_legal_in(
+                    (x.saturating_sub(r), y.saturating_sub(r)),
+                    ((x + r).min(edge), (y + r).min(edge)),
+                    moves,
+                    |b, p| in_vcf_range(last, p) && b.makes_four(p, me),
+                );
             }
             None => self.push_legal(moves, |b, p| b.makes_four(p, me)),
         }
@@ -249,13 +274,16 @@ impl Position for Board {
     }
 }
 
+/// Reach of the VCF neighbourhood along the lines ([`in_vcf_range`]).
+const VCF_LINE: usize = 4;
+
 /// Whether `p` lies within two points of `centre` in a square or four along its lines
-/// (Rapfi's VCF neighbourhood, square 2 / line 4).
+/// (Rapfi's VCF neighbourhood, square 2 / line [`VCF_LINE`]).
 #[inline]
 fn in_vcf_range(centre: Point, p: Point) -> bool {
     let dx = (centre.x() as i32 - p.x() as i32).abs();
     let dy = (centre.y() as i32 - p.y() as i32).abs();
-    (dx <= 2 && dy <= 2) || ((dx == 0 || dy == 0 || dx == dy) && dx.max(dy) <= 4)
+    (dx <= 2 && dy <= 2) || ((dx == 0 || dy == 0 || dx == dy) && dx.max(dy) <= VCF_LINE as i32)
 }
 
 /// Parses Gomocup coordinates `x,y` (0-based, `0,0` top-left) on a board of `size`.

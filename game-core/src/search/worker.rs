@@ -517,9 +517,16 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
             if excluded == Some(mv.code()) {
                 continue;
             }
+            let late = i >= lmp_limit.max(1);
+            // Moves come best first and every tactical move and killer scores above every
+            // other move: once late-move pruning has started, the first plain quiet move
+            // means that only plain quiet moves remain, and none of them is searched.
+            if late && scores[i] < KILLER_SCORES[1] {
+                break;
+            }
             let tactical = self.pos.is_tactical(mv);
             // Late-move pruning: past the move-count limit, quiet moves are not searched.
-            if i >= lmp_limit.max(1) && !tactical && !killers.contains(&Some(mv)) {
+            if late && !tactical && !killers.contains(&Some(mv)) {
                 continue;
             }
             let adjustment = if depth >= 3 && i >= 3 && !tactical {
