@@ -7,7 +7,9 @@ use crate::{Move, Side};
 pub(crate) const HISTORY_SLOTS: usize = 1 << 14;
 
 /// Ordering scores: the table move first, then tactical moves by the game's hint, then the
-/// two killers, then quiet moves by history plus hint.
+/// two killers, then quiet moves by history plus hint. Every tactical move and killer scores
+/// above every quiet move (hints stay far below `1 << 27`): late-move pruning relies on it to
+/// stop at the first plain quiet move.
 pub(crate) const TT_MOVE_SCORE: i32 = i32::MAX;
 pub(crate) const TACTICAL_BASE: i32 = 1 << 28;
 pub(crate) const KILLER_SCORES: [i32; 2] = [(1 << 27) + 1, 1 << 27];
