@@ -8,7 +8,10 @@
 //! Candidate turns: the first stones (forced replies when the opponent has threats, else a
 //! beam of [`ROOT_FIRST`] by [`Connect6::stone_score`]) times the best [`ROOT_SECOND`] second
 //! stones given the first. When the opponent, given a free turn, would win by continuous
-//! threats, only the turns after which it no longer does are kept.
+//! threats (or by a single-threat turn followed by continuous threats, see
+//! [`ThreatSearch::find_win_or_single`]), only the turns after which it no longer does are
+//! kept; when the side to move must block a threat, the same holds after each blocking
+//! first stone, so the turn's free stone goes to the defence.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -27,19 +30,27 @@ use crate::tss::ThreatSearch;
 pub const ROOT_FIRST: usize = 14;
 /// Second stones tried at the root for each first stone.
 pub const ROOT_SECOND: usize = 8;
+/// Fraction of the turn's remaining time after which the alpha-beta search starts no new
+/// iteration (measured against Cloudict at 500 ms a move: 50% left 60% of the turn unused).
+pub const ITERATION_START: f32 = 0.7;
+/// Fraction of the turn's time by which the defensive threat search (finding the opponent's
+/// wins and the turns that stop them) must end.
+pub const DEFENCE_SHARE: f32 = 0.5;
 /// Turns the threat-space search looks ahead.
 pub const TSS_TURNS: u32 = 10;
 
 /// Limits of one [`Engine::think`]. Unset fields do not limit; with none set the engine
 /// searches 4 turns. The threat searches get a node budget from the limits (40 nodes per
-/// millisecond, or a quarter of `nodes`, at most 400,000) and at most 20% (ours) and 30%
-/// (the defence) of the time.
+/// millisecond, or a quarter of `nodes`, at most 400,000; 100,000 with neither) and end by
+/// 20% (ours) and [`DEFENCE_SHARE`] (the defence) of the time; the defence's threat
+/// searches share half the budget.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct EngineLimits {
     /// Maximum alpha-beta depth in turns (the root turn counts as 1): the shared search
     /// goes `stones_left + 2 * (depth - 1)` stones deep.
     pub depth: Option<u32>,
-    /// Time for this turn (wall clock). The search starts no new iteration after 40% of it
+    /// Time for this turn (wall clock). The threat searches end by [`DEFENCE_SHARE`] of it; the
+    /// alpha-beta search starts no new iteration after [`ITERATION_START`] of what is left
     /// and stops at 100%.
     pub time: Option<Duration>,
     /// Maximum alpha-beta nodes (stones played by the shared search).
@@ -238,9 +249,9 @@ impl Engine {
         if roots.len() == 1 {
             return done(roots.pop().expect("one root"), 0, Decision::Forced, 0);
         }
-        if !forced && left == 2 && self.threat_search {
-            let deadline = limits.time.map(|t| start + t.mul_f32(0.3));
-            self.defend_against_threat_search(&mut pos, &mut roots, tss_budget / 4, deadline);
+        if left == 2 && self.threat_search {
+            let deadline = limits.time.map(|t| start + t.mul_f32(DEFENCE_SHARE));
+            self.defend_against_threat_search(&mut pos, &mut roots, tss_budget / 2, deadline);
         }
 
         if roots.is_empty() {
@@ -281,7 +292,10 @@ impl Engine {
         let search_limits = Limits {
             depth: Some(plies(max_turns)),
             nodes: limits.nodes,
-            soft_time: remaining,
+            // The shared search starts no new iteration past half its soft time: past 70% of
+            // what is left here. Each iteration is one stone deeper and costs a few times the
+            // last, so an unfinished one still gives its fully searched better root moves.
+            soft_time: remaining.map(|t| t.mul_f32(2.0 * ITERATION_START)),
             hard_time: remaining,
             root_moves: firsts,
             ..Limits::default()
@@ -402,6 +416,10 @@ impl Engine {
     /// When the opponent, given the move, would win by continuous threats, keep only the root
     /// turns after which it no longer does (adding turns through the stones of its winning
     /// line); all of them when none does (lost anyway).
+    ///
+    /// When the side to move must block a threat, the opponent's threat is looked for after
+    /// each blocking first stone (the turn's free second stone must stop it); else with a
+    /// free turn for the opponent now.
     fn defend_against_threat_search(
         &mut self,
         pos: &mut Connect6,
@@ -409,50 +427,98 @@ impl Engine {
         budget: u64,
         deadline: Option<Instant>,
     ) {
-        let state = pos.pass_turn();
-        let threat = self.tss.find_win(pos, TSS_TURNS, budget, deadline);
-        pos.set_turn_state(state);
-        let Some(threat) = threat else { return };
-        // Turns through the opponent's key points.
-        let mut extra = Vec::new();
-        let mut beam = Vec::new();
-        pos.search_stones(&mut beam, (ROOT_FIRST, ROOT_SECOND));
-        for &k in &threat.turn {
-            if pos.cells[k.index()] != 0 {
-                continue;
+        let mut extra: Vec<Vec<Stone>> = Vec::new();
+        let mut threatened = false;
+        // Threat-search nodes used so far: `budget` bounds the whole defence.
+        let mut used = 0;
+        let known = |roots: &Vec<Vec<Stone>>, extra: &Vec<Vec<Stone>>, a: Stone, b: Stone| {
+            roots
+                .iter()
+                .chain(extra.iter())
+                .any(|t| t.contains(&a) && t.contains(&b))
+        };
+        if pos.in_check() {
+            let mut firsts: Vec<Stone> = Vec::new();
+            for t in roots.iter() {
+                if !firsts.contains(&t[0]) {
+                    firsts.push(t[0]);
+                }
             }
-            pos.play(k);
-            let mut seconds = Vec::new();
-            pos.search_stones(&mut seconds, (ROOT_FIRST, ROOT_FIRST));
-            pos.undo(k);
-            for s in seconds.into_iter().chain(threat.turn.iter().copied()) {
-                if s != k
-                    && !roots
-                        .iter()
-                        .chain(extra.iter())
-                        .any(|t: &Vec<Stone>| t.contains(&k) && t.contains(&s))
-                {
-                    extra.push(vec![k, s]);
+            for f in firsts {
+                pos.play(f);
+                let state = pos.pass_turn();
+                let threat = self.tss.find_win_or_single(
+                    pos,
+                    TSS_TURNS,
+                    budget.saturating_sub(used),
+                    deadline,
+                );
+                used += self.tss.nodes();
+                pos.set_turn_state(state);
+                if let Some(threat) = threat {
+                    threatened = true;
+                    let mut seconds = Vec::new();
+                    pos.search_stones(&mut seconds, (ROOT_FIRST, ROOT_FIRST));
+                    for s in threat.turn.iter().copied().chain(seconds) {
+                        if s != f && pos.cells[s.index()] == 0 && !known(roots, &extra, f, s) {
+                            extra.push(vec![f, s]);
+                        }
+                    }
+                }
+                pos.undo(f);
+            }
+            if !threatened {
+                return;
+            }
+        } else {
+            let state = pos.pass_turn();
+            let threat =
+                self.tss
+                    .find_win_or_single(pos, TSS_TURNS, budget.saturating_sub(used), deadline);
+            used += self.tss.nodes();
+            pos.set_turn_state(state);
+            let Some(threat) = threat else { return };
+            // Turns through the opponent's key points.
+            for &k in &threat.turn {
+                if pos.cells[k.index()] != 0 {
+                    continue;
+                }
+                pos.play(k);
+                let mut seconds = Vec::new();
+                pos.search_stones(&mut seconds, (ROOT_FIRST, ROOT_FIRST));
+                pos.undo(k);
+                for s in seconds.into_iter().chain(threat.turn.iter().copied()) {
+                    if s != k && !known(roots, &extra, k, s) {
+                        extra.push(vec![k, s]);
+                    }
                 }
             }
         }
         roots.splice(0..0, extra);
-        // Keep the turns after which the threat search finds no win for the opponent within
-        // one turn more than the win it has now; stop checking at the deadline.
-        let turns = (threat.turns + 1).min(TSS_TURNS);
+        // Keep the turns after which the threat search finds no win for the opponent (at any
+        // length: a turn that stops the win it has now often leaves a longer one); stop
+        // checking at the deadline.
+        let turns = TSS_TURNS;
         let mut keep = Vec::new();
         for turn in roots.iter() {
-            if deadline.is_some_and(|d| Instant::now() >= d) {
+            if used >= budget || deadline.is_some_and(|d| Instant::now() >= d) {
                 break;
             }
             for &s in turn {
                 pos.play(s);
             }
-            let refuted = self.tss.find_win(pos, turns, budget, deadline).is_none();
+            let win =
+                self.tss
+                    .find_win_or_single(pos, turns, budget.saturating_sub(used), deadline);
+            used += self.tss.nodes();
             for &s in turn.iter().rev() {
                 pos.undo(s);
             }
-            if refuted && deadline.is_none_or(|d| Instant::now() < d) {
+            if used >= budget {
+                // Out of nodes: this turn's check did not finish.
+                break;
+            }
+            if win.is_none() && deadline.is_none_or(|d| Instant::now() < d) {
                 keep.push(turn.clone());
             }
         }

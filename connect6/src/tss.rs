@@ -16,6 +16,13 @@ use crate::board::{Connect6, Stone};
 
 const TABLE_BITS: u32 = 16;
 
+/// Free stones of the defender tried against a single-threat turn, besides the stones of
+/// the attacker's winning turn ([`ThreatSearch::find_win_or_single`]).
+pub const SINGLE_DEFENCES: usize = 6;
+/// Building stones of the attacker paired with a stone making a single threat
+/// ([`ThreatSearch::find_win_or_single`]).
+pub const SINGLE_BUILDERS: usize = 10;
+
 #[derive(Copy, Clone, Default)]
 struct Entry {
     key: u64,
@@ -135,6 +142,126 @@ impl ThreatSearch {
         None
     }
 
+    /// Like [`find_win`](ThreatSearch::find_win), and when that finds nothing, also a win
+    /// that starts with a turn making a single threat: the defender's forced block leaves it
+    /// one free stone, and the attacker must still win by continuous threats after each block
+    /// and each free stone tried. The free stones tried are the stones of the attacker's
+    /// winning turn after the block and the defender's best [`SINGLE_DEFENCES`] by
+    /// [`Connect6::stone_score`], not every point, so such a win is a strong threat rather than
+    /// a proof: use it to choose a defence, never to claim a win. The single-threat turns
+    /// tried: a stone making four in a window of three (and no opposing stone) with one of
+    /// the attacker's best [`SINGLE_BUILDERS`] building stones, or both empty points of a
+    /// window of two. `node_limit` and `deadline` bound the whole call.
+    pub fn find_win_or_single(
+        &mut self,
+        pos: &mut Connect6,
+        max_turns: u32,
+        node_limit: u64,
+        deadline: Option<std::time::Instant>,
+    ) -> Option<ThreatWin> {
+        if let Some(w) = self.find_win(pos, max_turns, node_limit, deadline) {
+            return Some(w);
+        }
+        let a = pos.side;
+        if self.aborted
+            || max_turns < 2
+            || pos.stones_left() != 2
+            || !pos.threat_windows(a.opponent().index()).is_empty()
+        {
+            return None;
+        }
+        let mut used = self.nodes;
+        let mut pairs = Vec::new();
+        single_threat_pairs(pos, &mut pairs);
+        let out_of_budget = |used: u64| {
+            used >= node_limit || deadline.is_some_and(|d| std::time::Instant::now() >= d)
+        };
+        let mut blocks = Vec::new();
+        let mut frees = Vec::new();
+        for (p, q) in pairs {
+            if out_of_budget(used) {
+                return None;
+            }
+            if threats_with(pos, a.index(), &[p as usize, q as usize]) != 1 {
+                continue;
+            }
+            let (sp, sq) = (Stone::from_index(p as usize), Stone::from_index(q as usize));
+            pos.play(sp);
+            pos.play(sq);
+            let mut wins = pos.game_end().is_none();
+            if wins {
+                // The single blocking points: empty points on every threat window.
+                blocks.clear();
+                for &w in pos.threat_windows(a.index()) {
+                    for c in pos.window_empties(w as usize) {
+                        if !blocks.contains(&c) {
+                            let mut hit = [c as u16, u16::MAX, u16::MAX];
+                            if pos.hitting(a.index(), &mut hit, 1, 2) == 1 {
+                                blocks.push(c);
+                            }
+                        }
+                    }
+                }
+                wins = !blocks.is_empty();
+            }
+            let mut i = 0;
+            let mut longest = 1;
+            while wins && i < blocks.len() {
+                let b = Stone::from_index(blocks[i]);
+                i += 1;
+                pos.play(b);
+                // The attacker's win with the defender's free stone passed, then after each
+                // free stone that could stop it.
+                let state = pos.pass_turn();
+                let remaining = node_limit.saturating_sub(used);
+                let win = self.find_win(pos, max_turns - 1, remaining, deadline);
+                used += self.nodes;
+                pos.set_turn_state(state);
+                match win {
+                    None => wins = false,
+                    Some(win) => {
+                        longest = longest.max(win.turns);
+                        frees.clear();
+                        frees.extend(win.turn.iter().copied());
+                        let mut beam = Vec::new();
+                        pos.push_beam(&mut beam, SINGLE_DEFENCES);
+                        frees.extend(beam.into_iter().filter(|s| !win.turn.contains(s)));
+                        for &x in &frees {
+                            if pos.cells[x.index()] != 0 {
+                                continue;
+                            }
+                            pos.play(x);
+                            let remaining = node_limit.saturating_sub(used);
+                            let win = self.find_win(pos, max_turns - 1, remaining, deadline);
+                            used += self.nodes;
+                            pos.undo(x);
+                            match win {
+                                Some(w) => longest = longest.max(w.turns),
+                                None => {
+                                    wins = false;
+                                    break;
+                                }
+                            }
+                        }
+                    }
+                }
+                pos.undo(b);
+            }
+            pos.undo(sq);
+            pos.undo(sp);
+            if wins && !out_of_budget(used) {
+                self.nodes = used;
+                return Some(ThreatWin {
+                    turn: vec![sp, sq],
+                    turns: longest + 1,
+                    nodes: used,
+                });
+            }
+        }
+        self.nodes = used;
+        None
+    }
+
     /// Attacker nodes visited by the last [`find_win`](ThreatSearch::find_win).
     #[must_use]
     pub fn nodes(&self) -> u64 {
@@ -198,12 +325,7 @@ impl ThreatSearch {
         let mut won = None;
         for i in 0..pairs.len() {
             let (p, q) = pairs[i];
-            let (sp, sq) = (Stone::from_index(p as usize), Stone::from_index(q as usize));
-            pos.play(sp);
-            pos.play(sq);
-            let t = pos.threat_count(game_core::Side::BOTH[a]);
-            pos.undo(sq);
-            pos.undo(sp);
+            let t = threats_with(pos, a, &[p as usize, q as usize]);
             if t >= 3 {
                 won = Some((p, q));
                 break;
@@ -339,15 +461,11 @@ pub(crate) fn candidate_pairs(pos: &mut Connect6, pairs: &mut Vec<(u16, u16)>) {
             *m |= bit;
         }
     }
-    let attacker = pos.side;
     for (i, &p) in e3[..n3].iter().enumerate() {
         for &q in &e3[i + 1..n3] {
             pairs.push((p.min(q), p.max(q)));
         }
-        let sp = Stone::from_index(p as usize);
-        pos.play(sp);
-        let solo = pos.threat_count(attacker);
-        pos.undo(sp);
+        let solo = threats_with(pos, a, &[p as usize]);
         if solo >= 2 {
             for &q in &e2[..n2] {
                 if p != q {
@@ -358,4 +476,116 @@ pub(crate) fn candidate_pairs(pos: &mut Connect6, pairs: &mut Vec<(u16, u16)>) {
     }
     pairs.sort_unstable();
     pairs.dedup();
+}
+
+/// The attacker's single-threat turns tried by [`ThreatSearch::find_win_or_single`]: a stone
+/// on an empty point of a window holding 3 attacker stones and no defender's, with one of
+/// the attacker's best [`SINGLE_BUILDERS`] other stones; and both empty points of a window
+/// holding 2. Normalised (smaller index first), without duplicates, in a board-determined
+/// order.
+fn single_threat_pairs(pos: &Connect6, pairs: &mut Vec<(u16, u16)>) {
+    pairs.clear();
+    let a = pos.side.index();
+    let d = 1 - a;
+    let mut makers: Vec<u16> = Vec::new();
+    for (w, cnt) in pos.wcnt.iter().enumerate() {
+        if cnt[d] != 0 || !(2..=3).contains(&cnt[a]) {
+            continue;
+        }
+        let empties: Vec<u16> = pos.window_empties(w).map(|c| c as u16).collect();
+        if cnt[a] == 3 {
+            for &c in &empties {
+                if !makers.contains(&c) {
+                    makers.push(c);
+                }
+            }
+        } else {
+            for i in 0..empties.len() {
+                for j in i + 1..empties.len() {
+                    let (x, y) = (empties[i], empties[j]);
+                    pairs.push((x.min(y), x.max(y)));
+                }
+            }
+        }
+    }
+    let mut builders = Vec::new();
+    pos.push_beam(&mut builders, SINGLE_BUILDERS);
+    for &p in &makers {
+        for b in &builders {
+            let q = b.index() as u16;
+            if q != p {
+                pairs.push((p.min(q), p.max(q)));
+            }
+        }
+    }
+    pairs.sort_unstable();
+    pairs.dedup();
+}
+
+/// The threats side `a` would have after adding its stones `added` (one or two empty
+/// points) to `pos`, counted as [`Connect6::threat_count`] counts them (capped at 3), without
+/// playing them. Only windows through an added stone are looked at: the caller's side has no
+/// threat window before (it would have completed a six).
+pub(crate) fn threats_with(pos: &Connect6, a: usize, added: &[usize]) -> u8 {
+    let d = 1 - a;
+    let mut threats = [0u16; 2 * crate::geometry::MAX_CELL_WINDOWS];
+    let mut n = 0;
+    // A window needs 4 stones: 2 already when both added stones can lie in it, else 3.
+    let least = 4 - added.len().min(2) as u8;
+    for (i, &c) in added.iter().enumerate() {
+        for &w in pos.geo.windows_of(c) {
+            let cnt = pos.wcnt[w as usize];
+            if cnt[d] != 0 || cnt[a] < least {
+                continue;
+            }
+            let cells = &pos.geo.windows[w as usize];
+            // A window through both stones is counted once, from the first.
+            if added[..i].iter().any(|&e| cells.contains(&(e as u16))) {
+                continue;
+            }
+            let extra = added
+                .iter()
+                .filter(|&&e| cells.contains(&(e as u16)))
+                .count();
+            if cnt[a] as usize + extra >= 4 {
+                threats[n] = w;
+                n += 1;
+            }
+        }
+    }
+    let mut blocked = [u16::MAX; 3];
+    hitting_with(pos, &threats[..n], added, &mut blocked, 0, 3)
+}
+
+/// The smallest number of empty points (not among `added`, capped at `cap`) that hit every
+/// window of `windows` not already hit by `blocked[..nb]`.
+fn hitting_with(
+    pos: &Connect6,
+    windows: &[u16],
+    added: &[usize],
+    blocked: &mut [u16; 3],
+    nb: usize,
+    cap: u8,
+) -> u8 {
+    for &w in windows {
+        let cells = &pos.geo.windows[w as usize];
+        if cells.iter().any(|c| blocked[..nb].contains(c)) {
+            continue;
+        }
+        if nb as u8 >= cap {
+            return cap;
+        }
+        let mut best = cap;
+        for &c in cells {
+            if pos.cells[c as usize] == 0 && !added.contains(&(c as usize)) {
+                blocked[nb] = c;
+                best = best.min(hitting_with(pos, windows, added, blocked, nb + 1, cap));
+                if best as usize == nb + 1 {
+                    break;
+                }
+            }
+        }
+        return best;
+    }
+    nb as u8
 }

@@ -256,3 +256,95 @@ fn a_turn_whose_first_stone_wins_is_legal() {
     assert_eq!(stones.len(), 4, "{text}");
     assert_ne!(&stones[..2], &stones[2..], "{text}");
 }
+
+/// Points within `r` of a stone (the region a defending stone can matter in here).
+fn empties_near(pos: &Connect6, r: i32) -> Vec<connect6::Stone> {
+    let mut all = Vec::new();
+    pos.generate_moves(&mut all);
+    all.retain(|s| {
+        let p = s.point(19);
+        (-r..=r).any(|dx| {
+            (-r..=r).any(|dy| {
+                let (x, y) = (i32::from(p.x) + dx, i32::from(p.y) + dy);
+                (0..19).contains(&x)
+                    && (0..19).contains(&y)
+                    && pos.stone_at(Point::new(x as u8, y as u8)).is_some()
+            })
+        })
+    });
+    all
+}
+
+/// From a game Cloudict won against qi: Black's win starts with a turn making one threat
+/// (l13 j13 makes four on the diagonal, White's block leaves it one free stone), which
+/// the double-threat search alone does not see. After the single-threat turn found, every
+/// block and every free stone near the stones still loses to continuous double threats.
+#[test]
+fn single_threat_turn_starts_a_win_the_double_threat_search_misses() {
+    let mut pos = Connect6::from_moves(19, "j11 l9i12 i10k12 h9g10").unwrap();
+    let mut tss = ThreatSearch::new();
+    assert_eq!(tss.find_win(&mut pos, 10, 2_000_000, None), None);
+    let before = pos.clone();
+    let win = tss
+        .find_win_or_single(&mut pos, 10, 2_000_000, None)
+        .expect("a win starting with a single threat");
+    assert_eq!(pos, before);
+    for &s in &win.turn {
+        pos.play(s);
+    }
+    assert_eq!(pos.threat_count(Side::First), 1);
+    let mut blocks = Vec::new();
+    pos.generate_search_moves(&mut blocks);
+    assert!(!blocks.is_empty());
+    for &b in &blocks {
+        pos.play(b);
+        if pos.in_check() {
+            // The block did not stop the threat: Black sixes at once.
+            pos.undo(b);
+            continue;
+        }
+        for x in empties_near(&pos, 2) {
+            pos.play(x);
+            let again = tss.find_win(&mut pos, 10, 2_000_000, None);
+            assert!(
+                again.is_some(),
+                "block {} free {} refutes",
+                pos.format_move(b),
+                pos.format_move(x)
+            );
+            pos.undo(x);
+        }
+        pos.undo(b);
+    }
+}
+
+/// The turn before that loss: qi (White) played h9 g10 and Black's single threat l13 j13
+/// won. The engine now sees the single-threat attack and plays a turn after which Black has
+/// no win by threats, single-threat start included (nodes, not time, keep it deterministic).
+#[test]
+fn engine_stops_a_win_that_starts_with_a_single_threat() {
+    let pos = Connect6::from_moves(19, "j11 l9i12 i10k12").unwrap();
+    let mut engine = Engine::new(8);
+    let limits = EngineLimits {
+        depth: None,
+        time: None,
+        nodes: Some(1_600_000),
+    };
+    let a = engine.think(&pos, &limits).unwrap();
+    let mut after = pos.clone();
+    after.play_turn(&a.turn).unwrap();
+    let mut tss = ThreatSearch::new();
+    assert_eq!(
+        tss.find_win_or_single(&mut after, 10, 2_000_000, None),
+        None,
+        "{:?}",
+        a.turn
+    );
+    // The turn played in the game loses.
+    let mut game = pos.clone();
+    game.play_turn(&pts("h9 g10")).unwrap();
+    assert!(
+        tss.find_win_or_single(&mut game, 10, 2_000_000, None)
+            .is_some()
+    );
+}
