@@ -875,7 +875,21 @@ impl Connect6 {
     /// The smallest number of blocking points (capped at `cap`) that hit every threat window
     /// of side `s` not already hit by `blocked[..nb]`.
     pub(crate) fn hitting(&self, s: usize, blocked: &mut [u16; 3], nb: usize, cap: u8) -> u8 {
-        for &w in &self.threats[s] {
+        self.hitting_windows(&self.threats[s], &[], blocked, nb, cap)
+    }
+
+    /// The smallest number of empty points (not among `added`, which count as occupied;
+    /// capped at `cap`) that hit every window of `windows` not already hit by
+    /// `blocked[..nb]`: the number of stones needed to block all those threats.
+    pub(crate) fn hitting_windows(
+        &self,
+        windows: &[u16],
+        added: &[usize],
+        blocked: &mut [u16; 3],
+        nb: usize,
+        cap: u8,
+    ) -> u8 {
+        for &w in windows {
             let cells = &self.geo.windows[w as usize];
             if cells.iter().any(|c| blocked[..nb].contains(c)) {
                 continue;
@@ -885,9 +899,9 @@ impl Connect6 {
             }
             let mut best = cap;
             for &c in cells {
-                if self.cells[c as usize] == 0 {
+                if self.cells[c as usize] == 0 && !added.contains(&(c as usize)) {
                     blocked[nb] = c;
-                    best = best.min(self.hitting(s, blocked, nb + 1, cap));
+                    best = best.min(self.hitting_windows(windows, added, blocked, nb + 1, cap));
                     if best as usize == nb + 1 {
                         break;
                     }

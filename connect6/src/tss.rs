@@ -213,9 +213,8 @@ impl ThreatSearch {
                 // The attacker's win with the defender's free stone passed, then after each
                 // free stone that could stop it.
                 let state = pos.pass_turn();
-                let remaining = node_limit.saturating_sub(used);
-                let win = self.find_win(pos, max_turns - 1, remaining, deadline);
-                used += self.nodes;
+                let win =
+                    self.find_win_counted(pos, max_turns - 1, node_limit, &mut used, deadline);
                 pos.set_turn_state(state);
                 match win {
                     None => wins = false,
@@ -231,9 +230,13 @@ impl ThreatSearch {
                                 continue;
                             }
                             pos.play(x);
-                            let remaining = node_limit.saturating_sub(used);
-                            let win = self.find_win(pos, max_turns - 1, remaining, deadline);
-                            used += self.nodes;
+                            let win = self.find_win_counted(
+                                pos,
+                                max_turns - 1,
+                                node_limit,
+                                &mut used,
+                                deadline,
+                            );
                             pos.undo(x);
                             match win {
                                 Some(w) => longest = longest.max(w.turns),
@@ -260,6 +263,21 @@ impl ThreatSearch {
         }
         self.nodes = used;
         None
+    }
+
+    /// [`find_win`](ThreatSearch::find_win) within what is left of a budget of
+    /// `node_limit` nodes of which `used` are spent; adds its nodes to `used`.
+    fn find_win_counted(
+        &mut self,
+        pos: &mut Connect6,
+        max_turns: u32,
+        node_limit: u64,
+        used: &mut u64,
+        deadline: Option<std::time::Instant>,
+    ) -> Option<ThreatWin> {
+        let win = self.find_win(pos, max_turns, node_limit.saturating_sub(*used), deadline);
+        *used += self.nodes;
+        win
     }
 
     /// Attacker nodes visited by the last [`find_win`](ThreatSearch::find_win).
@@ -554,38 +572,5 @@ pub(crate) fn threats_with(pos: &Connect6, a: usize, added: &[usize]) -> u8 {
         }
     }
     let mut blocked = [u16::MAX; 3];
-    hitting_with(pos, &threats[..n], added, &mut blocked, 0, 3)
-}
-
-/// The smallest number of empty points (not among `added`, capped at `cap`) that hit every
-/// window of `windows` not already hit by `blocked[..nb]`.
-fn hitting_with(
-    pos: &Connect6,
-    windows: &[u16],
-    added: &[usize],
-    blocked: &mut [u16; 3],
-    nb: usize,
-    cap: u8,
-) -> u8 {
-    for &w in windows {
-        let cells = &pos.geo.windows[w as usize];
-        if cells.iter().any(|c| blocked[..nb].contains(c)) {
-            continue;
-        }
-        if nb as u8 >= cap {
-            return cap;
-        }
-        let mut best = cap;
-        for &c in cells {
-            if pos.cells[c as usize] == 0 && !added.contains(&(c as usize)) {
-                blocked[nb] = c;
-                best = best.min(hitting_with(pos, windows, added, blocked, nb + 1, cap));
-                if best as usize == nb + 1 {
-                    break;
-                }
-            }
-        }
-        return best;
-    }
-    nb as u8
+    pos.hitting_windows(&threats[..n], added, &mut blocked, 0, 3)
 }
