@@ -37,6 +37,26 @@ pub const THREAT_WEIGHTS: [Score; 6] = [
     WEIGHTS[W_THREAT + 5].value,
 ];
 
+/// Index in [`WEIGHTS`] of the first threat-mask correction (after the pattern-code ones):
+/// [`THREAT_MASKS`] values for each of three kinds of position (freestyle or standard; renju
+/// with Black to move; renju with White to move), at
+/// `W_THREAT_MASK + kind * THREAT_MASKS + mask`; see [`Board::threat_mask`]. Rapfi's
+/// threat table, learned on top of the linear tempo terms.
+pub(crate) const W_THREAT_MASK: usize = crate::pattern::W_PCODE + 2 * crate::pattern::PCODES;
+/// Number of threat masks: eleven bits.
+pub const THREAT_MASKS: usize = 2048;
+
+/// The threat-mask corrections as a compact table (from [`WEIGHTS`]).
+static THREAT_MASK_VALUE: [i16; 3 * THREAT_MASKS] = {
+    let mut t = [0i16; 3 * THREAT_MASKS];
+    let mut i = 0;
+    while i < t.len() {
+        t[i] = WEIGHTS[W_THREAT_MASK + i].value as i16;
+        i += 1;
+    }
+    t
+};
+
 /// Largest ordinary (pattern) score magnitude.
 pub const MAX_PATTERN_SCORE: Score = 20_000;
 
@@ -110,7 +130,44 @@ impl Board {
         if double_three(opp) {
             t -= w[5];
         }
-        t
+        t + i32::from(THREAT_MASK_VALUE[self.threat_mask(me) - W_THREAT_MASK])
+    }
+
+    /// The [`WEIGHTS`] index of the threat-mask correction of this position with `me` to
+    /// move. The mask's bits, from bit 0: the opponent has a five point; `me` has an open-four
+    /// point, a four-three point, a four point, a double-three point (not Black under renju),
+    /// an open-three point; the opponent has an open-four point, a four-three point, a four
+    /// point, a double-three point (not Black under renju), an open-three point.
+    #[inline]
+    #[must_use]
+    pub(crate) fn threat_mask(&self, me: Side) -> usize {
+        let opp = me.opponent();
+        let renju = self.rule() == Rule::Renju;
+        let has = |side: Side, c: Class| usize::from(self.class_count(side, c) > 0);
+        let double_three = |side: Side| {
+            if renju && side == Side::First {
+                0
+            } else {
+                has(side, Class::DoubleThree)
+            }
+        };
+        let mask = has(opp, Class::Five)
+            | has(me, Class::OpenFour) << 1
+            | has(me, Class::FourThree) << 2
+            | has(me, Class::Four) << 3
+            | double_three(me) << 4
+            | has(me, Class::Three) << 5
+            | has(opp, Class::OpenFour) << 6
+            | has(opp, Class::FourThree) << 7
+            | has(opp, Class::Four) << 8
+            | double_three(opp) << 9
+            | has(opp, Class::Three) << 10;
+        let kind = match (renju, me) {
+            (false, _) => 0,
+            (true, Side::First) => 1,
+            (true, Side::Second) => 2,
+        };
+        W_THREAT_MASK + kind * THREAT_MASKS + mask
     }
 }
 

@@ -260,6 +260,41 @@ pub(crate) const W_DOUBLE_THREE: usize = 13;
 pub(crate) const W_OPEN_FOUR: usize = 14;
 pub(crate) const W_FIVE: usize = 15;
 pub(crate) const W_COOPERATION: usize = 16;
+/// Index in [`WEIGHTS`] of the first pattern-code correction: [`PCODES`] values for ordinary
+/// sides, then [`PCODES`] for Black under renju, at `W_PCODE + kind * PCODES + pcode(pats)`.
+/// A correction is added to the value of every non-forbidden point whose four direction
+/// patterns make that multiset (Rapfi's per-cell table, learned on top of the linear value).
+pub(crate) const W_PCODE: usize = 28;
+/// Number of pattern codes: the multisets of four patterns out of 12, `C(15, 4)`.
+pub const PCODES: usize = 1365;
+
+/// `C(n, k)` for the small arguments of [`pcode`].
+const fn binomial(n: usize, k: usize) -> usize {
+    let mut r = 1;
+    let mut i = 0;
+    while i < k {
+        r = r * (n - i) / (i + 1);
+        i += 1;
+    }
+    if k > n { 0 } else { r }
+}
+
+/// The pattern code of four direction patterns: the rank of their multiset in `0..PCODES`
+/// (the order of the directions does not matter). Sorted `a <= b <= c <= d` map to the
+/// strictly rising `a, b+1, c+2, d+3` and those to their combinatorial-number-system rank.
+#[must_use]
+pub fn pcode(pats: [Pattern; 4]) -> usize {
+    let mut v = pats.map(|p| p as usize);
+    v.sort_unstable();
+    binomial(v[0], 1) + binomial(v[1] + 1, 2) + binomial(v[2] + 2, 3) + binomial(v[3] + 3, 4)
+}
+
+/// The [`WEIGHTS`] index of the pattern-code correction of a point with these direction
+/// patterns, for an ordinary side or Black under renju.
+#[must_use]
+pub(crate) fn pcode_weight(pats: [Pattern; 4], renju_black: bool) -> usize {
+    W_PCODE + usize::from(renju_black) * PCODES + pcode(pats)
+}
 
 /// Whether the cooperation bonus applies to a point of class `class` with these direction
 /// patterns: two closed or open threes, two open twos, or a three and an open two, below a four.
@@ -317,6 +352,7 @@ fn combine(pats: [Pattern; 4], renju_black: bool) -> ClassEntry {
             .map(|&p| WEIGHTS[W_PATTERN + p as usize].value)
             .sum::<i32>()
             + class_weight(class, renju_black).map_or(0, |w| WEIGHTS[w].value)
+            + WEIGHTS[pcode_weight(pats, renju_black)].value
     };
     if cooperates(&pats, class) {
         value += WEIGHTS[W_COOPERATION].value;
@@ -394,5 +430,25 @@ mod tests {
         // An open-four end that would be an overline is not a five point for Black under renju.
         assert_eq!(pat(rb, ".X.XX*X...."), B4);
         assert_eq!(pat(free, ".X.XX*X...."), F4);
+    }
+
+    #[test]
+    fn pattern_codes_number_the_multisets() {
+        let mut seen = vec![false; PCODES];
+        for a in 0..12u8 {
+            for b in a..12 {
+                for c in b..12 {
+                    for d in c..12 {
+                        let pats = [a, b, c, d].map(Pattern::from_u8);
+                        let code = pcode(pats);
+                        assert!(!seen[code], "{pats:?} shares code {code}");
+                        seen[code] = true;
+                        let turned = [pats[2], pats[0], pats[3], pats[1]];
+                        assert_eq!(pcode(turned), code, "the order of directions counts");
+                    }
+                }
+            }
+        }
+        assert!(seen.iter().all(|&s| s), "every code in 0..PCODES is used");
     }
 }

@@ -18,7 +18,9 @@ use game_core::{Score, Side};
 
 use crate::board::{Board, W_WINDOW};
 use crate::eval::{POINT_DIVISOR, W_THREAT};
-use crate::pattern::{Class, Pattern, W_COOPERATION, W_PATTERN, class_weight, cooperates};
+use crate::pattern::{
+    Class, Pattern, W_COOPERATION, W_PATTERN, class_weight, cooperates, pcode_weight,
+};
 use crate::point::{Point, Rule};
 use crate::weights::WEIGHTS;
 
@@ -49,6 +51,7 @@ impl Board {
             if let Some(w) = class_weight(class, renju_black) {
                 out.push((w as u16, sign));
             }
+            out.push((pcode_weight(pats, renju_black) as u16, sign));
         }
         if cooperates(&pats, class) {
             out.push((W_COOPERATION as u16, sign));
@@ -104,6 +107,7 @@ impl Board {
         push(3, -d * i32::from(has(opp, Class::FourThree)));
         push(4, -d * i32::from(has(opp, Class::OpenFour)));
         push(5, -d * i32::from(double_three(opp)));
+        out.push((self.threat_mask(me) as u16, d));
     }
 }
 
@@ -171,6 +175,7 @@ mod tests {
     use rand_chacha::ChaCha8Rng;
 
     use super::*;
+    use crate::eval::{THREAT_MASKS, W_THREAT_MASK};
 
     fn values() -> Vec<i32> {
         WEIGHTS.iter().map(|w| w.value).collect()
@@ -270,6 +275,47 @@ mod tests {
         assert_eq!(WEIGHTS[W_WINDOW].name, "window.1");
         assert_eq!(WEIGHTS[W_THREAT].name, "threat.four_three");
         assert_eq!(WEIGHTS[W_THREAT + 5].name, "threat.opponent_double_three");
+        use Pattern::{B2, Dead, F3};
+        let pats = [Dead, F3, B2, F3];
+        assert_eq!(
+            WEIGHTS[pcode_weight(pats, false)].name,
+            "pcode.free.F3-F3-B2-dead"
+        );
+        assert_eq!(
+            WEIGHTS[pcode_weight(pats, true)].name,
+            "pcode.renju_black.F3-F3-B2-dead"
+        );
+        assert_eq!(
+            WEIGHTS[W_THREAT_MASK + THREAT_MASKS + 0b100000].name,
+            "threat_mask.renju_black_to_move.00000100000"
+        );
+        assert_eq!(
+            WEIGHTS.last().unwrap().name,
+            "threat_mask.renju_white_to_move.11111111111"
+        );
+    }
+
+    #[test]
+    fn the_threat_mask_reads_the_classes() {
+        // Black has an open three (h8 h9 h10): h7 and h11 make open fours (bit 6), h6 and h12
+        // fours (bit 8); White, to move, has nothing.
+        let b = Board::from_text("freestyle 15 h8a1h9a3h10").unwrap();
+        let bits = (1 << 6) | (1 << 8);
+        assert_eq!(b.threat_mask(Side::Second), W_THREAT_MASK + bits);
+        // The same under renju, White to move: kind 2.
+        let b = Board::from_text("renju 15 h8a1h9a3h10").unwrap();
+        assert_eq!(
+            b.threat_mask(Side::Second),
+            W_THREAT_MASK + 2 * THREAT_MASKS + bits
+        );
+        // Black to move under renju (kind 1) with an open two (h8 h9: open-three points, bit 5)
+        // against White's three closed at the edge (a1 a2 a3: four points a4 and a5, bit 8).
+        let b = Board::from_text("renju 15 h8a1h9a2j12a3").unwrap();
+        let bits = (1 << 5) | (1 << 8);
+        assert_eq!(
+            b.threat_mask(Side::First),
+            W_THREAT_MASK + THREAT_MASKS + bits
+        );
     }
 
     #[test]

@@ -34,6 +34,9 @@ pub fn rust_source(
     s.push_str("//!\n//! Written by `qi tune`; edit by hand only to change a range or to add a weight.\n\n");
     s.push_str("use game_core::tune::Weight;\n\n");
     s.push_str("/// The evaluation weights, in the order [`crate::tune`]'s feature indices use.\n");
+    // One weight a line as written here, so that a new fit changes one line a weight; the
+    // table is read at compile time (consts of the game crate index it), hence a const.
+    s.push_str("#[rustfmt::skip]\n#[allow(clippy::large_const_arrays)]\n");
     let _ = writeln!(s, "pub const WEIGHTS: [Weight; {}] = [", weights.len());
     for (w, v) in weights.iter().zip(values) {
         let _ = writeln!(
