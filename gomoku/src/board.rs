@@ -8,7 +8,7 @@ use game_core::{Outcome, Side};
 
 use crate::error::GomokuError;
 use crate::pattern::{
-    CLASSES, Class, ClassEntry, LineRule, POW3, Pattern, class_table, line_table,
+    CLASSES, Class, ClassEntry, LineRule, POW3, Pattern, ValueKind, class_table, line_table,
 };
 use crate::point::{
     CELLS, DEFAULT_SIZE, DIRS, MAX_SIZE, MIN_SIZE, Point, Rule, STRIDE, parse_coord_prefix,
@@ -141,10 +141,10 @@ impl Board {
         if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
             return Err(GomokuError::BadSize(size));
         }
-        let (lr, renju) = match rule {
-            Rule::Freestyle => ([LineRule::Free, LineRule::Free], false),
-            Rule::Standard => ([LineRule::Exact, LineRule::Exact], false),
-            Rule::Renju => ([LineRule::RenjuBlack, LineRule::Free], true),
+        let lr = match rule {
+            Rule::Freestyle => [LineRule::Free, LineRule::Free],
+            Rule::Standard => [LineRule::Exact, LineRule::Exact],
+            Rule::Renju => [LineRule::RenjuBlack, LineRule::Free],
         };
         let mut board = Board {
             size,
@@ -163,7 +163,10 @@ impl Board {
             end: None,
             end_ply: 0,
             lines: [line_table(lr[0]), line_table(lr[1])],
-            classes: [class_table(renju), class_table(false)],
+            classes: [
+                class_table(ValueKind::of(rule, Side::First)),
+                class_table(ValueKind::of(rule, Side::Second)),
+            ],
         };
         for y in 0..size {
             for x in 0..size {

@@ -42,7 +42,7 @@ pub const THREAT_WEIGHTS: [Score; 6] = [
 /// with Black to move; renju with White to move), at
 /// `W_THREAT_MASK + kind * THREAT_MASKS + mask`; see [`Board::threat_mask`]. Rapfi's
 /// threat table, learned on top of the linear tempo terms.
-pub(crate) const W_THREAT_MASK: usize = crate::pattern::W_PCODE + 2 * crate::pattern::PCODES;
+pub(crate) const W_THREAT_MASK: usize = crate::pattern::W_PCODE + 3 * crate::pattern::PCODES;
 /// Number of threat masks: eleven bits.
 pub const THREAT_MASKS: usize = 2048;
 

@@ -9,6 +9,9 @@
 
 use std::sync::OnceLock;
 
+use game_core::Side;
+
+use crate::point::Rule;
 use crate::weights::WEIGHTS;
 
 /// The pattern a stone placed on a point makes along one line, from the placing side's view.
@@ -260,8 +263,8 @@ pub(crate) const W_DOUBLE_THREE: usize = 13;
 pub(crate) const W_OPEN_FOUR: usize = 14;
 pub(crate) const W_FIVE: usize = 15;
 pub(crate) const W_COOPERATION: usize = 16;
-/// Index in [`WEIGHTS`] of the first pattern-code correction: [`PCODES`] values for ordinary
-/// sides, then [`PCODES`] for Black under renju, at `W_PCODE + kind * PCODES + pcode(pats)`.
+/// Index in [`WEIGHTS`] of the first pattern-code correction: [`PCODES`] values for each
+/// [`ValueKind`] in order, at `W_PCODE + kind * PCODES + pcode(pats)`.
 /// A correction is added to the value of every non-forbidden point whose four direction
 /// patterns make that multiset (Rapfi's per-cell table, learned on top of the linear value).
 pub(crate) const W_PCODE: usize = 28;
@@ -289,11 +292,35 @@ pub fn pcode(pats: [Pattern; 4]) -> usize {
     binomial(v[0], 1) + binomial(v[1] + 1, 2) + binomial(v[2] + 2, 3) + binomial(v[3] + 3, 4)
 }
 
+/// Which point values a side's empty points take: the rules differ in what a shape is worth
+/// (renju White plays against forbidden points, renju Black under them).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ValueKind {
+    /// Freestyle and standard, both sides.
+    Free = 0,
+    /// Black under renju.
+    RenjuBlack = 1,
+    /// White under renju.
+    RenjuWhite = 2,
+}
+
+impl ValueKind {
+    /// The kind of `side`'s points under `rule`.
+    #[must_use]
+    pub fn of(rule: Rule, side: Side) -> ValueKind {
+        match (rule, side) {
+            (Rule::Renju, Side::First) => ValueKind::RenjuBlack,
+            (Rule::Renju, Side::Second) => ValueKind::RenjuWhite,
+            _ => ValueKind::Free,
+        }
+    }
+}
+
 /// The [`WEIGHTS`] index of the pattern-code correction of a point with these direction
-/// patterns, for an ordinary side or Black under renju.
+/// patterns for a side of this kind.
 #[must_use]
-pub(crate) fn pcode_weight(pats: [Pattern; 4], renju_black: bool) -> usize {
-    W_PCODE + usize::from(renju_black) * PCODES + pcode(pats)
+pub(crate) fn pcode_weight(pats: [Pattern; 4], kind: ValueKind) -> usize {
+    W_PCODE + kind as usize * PCODES + pcode(pats)
 }
 
 /// Whether the cooperation bonus applies to a point of class `class` with these direction
@@ -316,7 +343,8 @@ pub(crate) fn class_weight(class: Class, renju_black: bool) -> Option<usize> {
     }
 }
 
-fn combine(pats: [Pattern; 4], renju_black: bool) -> ClassEntry {
+fn combine(pats: [Pattern; 4], kind: ValueKind) -> ClassEntry {
+    let renju_black = kind == ValueKind::RenjuBlack;
     let count = |p: Pattern| pats.iter().filter(|&&x| x == p).count();
     let f5 = count(Pattern::F5);
     let f4 = count(Pattern::F4);
@@ -352,27 +380,28 @@ fn combine(pats: [Pattern; 4], renju_black: bool) -> ClassEntry {
             .map(|&p| WEIGHTS[W_PATTERN + p as usize].value)
             .sum::<i32>()
             + class_weight(class, renju_black).map_or(0, |w| WEIGHTS[w].value)
-            + WEIGHTS[pcode_weight(pats, renju_black)].value
+            + WEIGHTS[pcode_weight(pats, kind)].value
     };
     if cooperates(&pats, class) {
         value += WEIGHTS[W_COOPERATION].value;
     }
     ClassEntry {
         class: class as u8,
-        value: value.min(i16::MAX as i32) as i16,
+        value: value.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
     }
 }
 
 /// The class table: `table[p0 | p1 << 4 | p2 << 8 | p3 << 12]` for the four direction patterns
-/// `p0..p3` (as `u8`). Two tables: ordinary sides and Black under renju.
+/// `p0..p3` (as `u8`), one per [`ValueKind`]. Built once, on first use.
 #[must_use]
-pub fn class_table(renju_black: bool) -> &'static [ClassEntry] {
-    static TABLES: [OnceLock<Box<[ClassEntry]>>; 2] = [OnceLock::new(), OnceLock::new()];
-    TABLES[renju_black as usize].get_or_init(|| {
+pub fn class_table(kind: ValueKind) -> &'static [ClassEntry] {
+    static TABLES: [OnceLock<Box<[ClassEntry]>>; 3] =
+        [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    TABLES[kind as usize].get_or_init(|| {
         let mut t = vec![ClassEntry::default(); 1 << 16];
         for (i, e) in t.iter_mut().enumerate() {
             let p = |d: usize| Pattern::from_u8(((i >> (4 * d)) & 15) as u8);
-            *e = combine([p(0), p(1), p(2), p(3)], renju_black);
+            *e = combine([p(0), p(1), p(2), p(3)], kind);
         }
         t.into_boxed_slice()
     })

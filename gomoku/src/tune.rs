@@ -19,7 +19,7 @@ use game_core::{Score, Side};
 use crate::board::{Board, W_WINDOW};
 use crate::eval::{POINT_DIVISOR, W_THREAT};
 use crate::pattern::{
-    Class, Pattern, W_COOPERATION, W_PATTERN, class_weight, cooperates, pcode_weight,
+    Class, Pattern, ValueKind, W_COOPERATION, W_PATTERN, class_weight, cooperates, pcode_weight,
 };
 use crate::point::{Point, Rule};
 use crate::weights::WEIGHTS;
@@ -51,7 +51,10 @@ impl Board {
             if let Some(w) = class_weight(class, renju_black) {
                 out.push((w as u16, sign));
             }
-            out.push((pcode_weight(pats, renju_black) as u16, sign));
+            out.push((
+                pcode_weight(pats, ValueKind::of(self.rule(), side)) as u16,
+                sign,
+            ));
         }
         if cooperates(&pats, class) {
             out.push((W_COOPERATION as u16, sign));
@@ -277,13 +280,15 @@ mod tests {
         assert_eq!(WEIGHTS[W_THREAT + 5].name, "threat.opponent_double_three");
         use Pattern::{B2, Dead, F3};
         let pats = [Dead, F3, B2, F3];
+        let name = |kind| WEIGHTS[pcode_weight(pats, kind)].name;
+        assert_eq!(name(ValueKind::Free), "pcode.free.F3-F3-B2-dead");
         assert_eq!(
-            WEIGHTS[pcode_weight(pats, false)].name,
-            "pcode.free.F3-F3-B2-dead"
+            name(ValueKind::RenjuBlack),
+            "pcode.renju_black.F3-F3-B2-dead"
         );
         assert_eq!(
-            WEIGHTS[pcode_weight(pats, true)].name,
-            "pcode.renju_black.F3-F3-B2-dead"
+            name(ValueKind::RenjuWhite),
+            "pcode.renju_white.F3-F3-B2-dead"
         );
         assert_eq!(
             WEIGHTS[W_THREAT_MASK + THREAT_MASKS + 0b100000].name,
