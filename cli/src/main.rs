@@ -267,6 +267,10 @@ struct TuneArgs {
     /// Where to write the weights source, e.g. gomoku/src/weights.rs (default: stdout).
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
+    /// Fit the move-ordering weights to the moves played (e.g. gomoku/src/policy_weights.rs)
+    /// instead of the evaluation to the results.
+    #[arg(long)]
+    policy: bool,
 }
 
 /// A positive finite learning rate.
@@ -535,5 +539,9 @@ fn tune_command(a: &TuneArgs) -> Result<(), CliError> {
         out: a.out.clone(),
         command: command_line(),
     };
-    Ok(a.game.0.tune(&settings)?)
+    if a.policy {
+        Ok(a.game.0.tune_policy(&settings)?)
+    } else {
+        Ok(a.game.0.tune(&settings)?)
+    }
 }

@@ -89,6 +89,29 @@ pub trait Tunable: Position {
     fn from_text(text: &str) -> Result<Self, String>;
 }
 
+/// A position whose game orders its quiet moves by a score linear in a table of named
+/// weights (the move-ordering hint, [`Position::order_hint`]), so that the table can be fitted
+/// to the moves strong players chose: softmax regression, the probability of a candidate being
+/// `exp(hint / POLICY_SCALE)` normalised over the candidates of
+/// [`Position::generate_search_moves`] (Rapfi's pattern-code move scores play this part).
+pub trait PolicyTunable: Tunable {
+    /// Hint units per unit of log-probability; at least 1.
+    const POLICY_SCALE: i32;
+
+    /// The move-ordering weights, in the order [`move_features`](PolicyTunable::move_features)'
+    /// indices use, with the values of this build.
+    fn policy_weights() -> &'static [Weight];
+
+    /// The last move played to reach this position, if the position knows it (a position read
+    /// by [`Tunable::from_text`] from a move list does).
+    fn last_move(&self) -> Option<Self::Move>;
+
+    /// Clears `out` and writes the features of the ordering hint of `mv`, a move of
+    /// [`Position::generate_search_moves`] here: the weighted sum of them is the part of
+    /// [`Position::order_hint`] the weights make.
+    fn move_features(&self, mv: Self::Move, out: &mut Features);
+}
+
 /// The weighted feature sum `Σ weight[i] · feature[i]` for the weight values `values`, in the
 /// evaluation's units times [`Tunable::FEATURE_SCALE`].
 ///

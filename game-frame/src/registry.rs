@@ -123,6 +123,19 @@ pub trait GameSpec: Sync {
         )))
     }
 
+    /// Fits the move-ordering weights to the moves played in the data
+    /// ([`crate::tuning::run_policy`]).
+    ///
+    /// # Errors
+    /// [`FrameError::Usage`] for bad data or a game whose move ordering has no weights;
+    /// [`FrameError::Failed`] when the output cannot be written.
+    fn tune_policy(&self, _settings: &crate::tuning::Settings) -> Result<(), FrameError> {
+        Err(FrameError::usage(format!(
+            "{} has no tunable move ordering (try without --policy)",
+            self.name()
+        )))
+    }
+
     /// The engine protocols the game serves.
     fn protocols(&self) -> &'static [Protocol] {
         &[]

@@ -4,8 +4,10 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use game_core::tune::Tunable;
-use tune::{AdamConfig, Dataset, fit_scale, round_values, rust_source};
+use game_core::tune::{PolicyTunable, Tunable};
+use tune::{
+    AdamConfig, Dataset, PolicyData, fit_scale, policy_rust_source, round_values, rust_source,
+};
 
 use crate::FrameError;
 
@@ -97,10 +99,86 @@ pub fn run<P: Tunable>(settings: &Settings) -> Result<(), FrameError> {
     ];
     provenance.extend(sources.iter().map(|s| format!("- `{s}`")));
     let text = rust_source(P::GAME, &data.weights, &values, &provenance);
+    write_source(settings, &text)
+}
+
+fn write_source(settings: &Settings, text: &str) -> Result<(), FrameError> {
     match &settings.out {
         Some(path) => std::fs::write(path, text)
             .map_err(|e| FrameError::Failed(format!("cannot write {}: {e}", path.display())))?,
         None => std::io::stdout().write_all(text.as_bytes())?,
     }
     Ok(())
+}
+
+/// L2 pull of the policy fit (`tune::PolicyData::adam`): keeps the values of rare pattern
+/// codes near zero.
+const POLICY_L2: f64 = 1e-3;
+
+/// Reads the data, fits the move-ordering weights of `P` to the moves played (softmax
+/// regression, [`tune::policy`]), prints the loss and top-1 accuracy before and after to stderr
+/// and writes the weights source (`policy_weights.rs`).
+///
+/// # Errors
+/// As [`run`].
+pub fn run_policy<P: PolicyTunable>(settings: &Settings) -> Result<(), FrameError> {
+    let mut data = PolicyData::for_game::<P>();
+    for file in &settings.data {
+        data.read_file::<P>(file, settings.threads)
+            .map_err(|e| FrameError::Usage(e.to_string()))?;
+    }
+    if data.is_empty() {
+        return Err(FrameError::Usage(tune::TuneError::Empty.to_string()));
+    }
+    eprintln!(
+        "{} moves ({} lines skipped), {:.1} candidates a move, from {} file(s)",
+        data.len(),
+        data.skipped,
+        data.mean_candidates(),
+        settings.data.len()
+    );
+    let start: Vec<f64> = data.weights.iter().map(|w| f64::from(w.value)).collect();
+    let (loss0, top0) = data.loss(&start, settings.threads);
+    eprintln!(
+        "build's weights: cross-entropy {loss0:.4}, top-1 {:.1} %",
+        100.0 * top0
+    );
+    let config = AdamConfig {
+        epochs: settings.epochs,
+        learning_rate: settings.learning_rate,
+        threads: settings.threads,
+    };
+    let fitted = data.adam(&start, &config, POLICY_L2, |epoch, loss| {
+        eprint!(
+            "\repoch {epoch}/{}: cross-entropy {loss:.4}   ",
+            settings.epochs
+        );
+    });
+    if settings.epochs > 0 {
+        eprintln!();
+    }
+    let values: Vec<i32> = fitted
+        .iter()
+        .zip(&data.weights)
+        .map(|(&x, w)| (x.round() as i32).clamp(w.min, w.max))
+        .collect();
+    let rounded: Vec<f64> = values.iter().map(|&v| f64::from(v)).collect();
+    let (loss, top) = data.loss(&rounded, settings.threads);
+    eprintln!(
+        "tuned weights: cross-entropy {loss:.4}, top-1 {:.1} % (was {loss0:.4}, {:.1} %)",
+        100.0 * top,
+        100.0 * top0
+    );
+    let provenance = vec![
+        format!("Tuned by `{}`", settings.command),
+        format!(
+            "from {} moves (cross-entropy {loss0:.4} and top-1 {:.1} % with the previous weights, \
+             {loss:.4} and {:.1} % with these).",
+            data.len(),
+            100.0 * top0,
+            100.0 * top
+        ),
+    ];
+    let text = policy_rust_source(P::GAME, &data.weights, &values, &provenance);
+    write_source(settings, &text)
 }

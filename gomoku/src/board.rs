@@ -436,6 +436,19 @@ impl Board {
         self.data[p.idx()].value[side.index()] as i32
     }
 
+    /// The ordering value of the empty point `p` for `side` to play there: its `own` value for
+    /// `side` plus its `block` value for the opponent ([`crate::policy`]). Meaningless for
+    /// occupied points.
+    #[inline]
+    #[must_use]
+    pub fn policy_value(&self, p: Point, side: Side) -> i32 {
+        let d = &self.data[p.idx()];
+        let (s, o) = (side.index(), side.opponent().index());
+        let own = self.classes[s][d.comb[s] as usize].own;
+        let block = self.classes[o][d.comb[o] as usize].block;
+        i32::from(own) + i32::from(block)
+    }
+
     /// The number of empty points of class `class` for `side`.
     #[inline]
     #[must_use]

@@ -231,6 +231,10 @@ impl GameSpec for GomokuSpec {
         tuning::run::<Board>(settings)
     }
 
+    fn tune_policy(&self, settings: &tuning::Settings) -> Result<(), FrameError> {
+        tuning::run_policy::<Board>(settings)
+    }
+
     fn protocols(&self) -> &'static [Protocol] {
         &[Protocol {
             command: "gomocup",

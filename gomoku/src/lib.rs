@@ -34,6 +34,8 @@ pub mod frame;
 pub mod gomocup;
 pub mod pattern;
 mod point;
+pub mod policy;
+pub mod policy_weights;
 mod position;
 pub mod threat;
 pub mod tune;

@@ -251,8 +251,13 @@ pub const CLASSES: usize = 8;
 pub struct ClassEntry {
     /// The [`Class`] as `u8`.
     pub class: u8,
-    /// The point's value for the evaluation (and move ordering), in evaluation units.
+    /// The point's value for the evaluation, in evaluation units.
     pub value: i16,
+    /// The ordering value of playing the point ([`crate::policy`]'s `own` table).
+    pub own: i16,
+    /// The ordering value of taking the point from this side ([`crate::policy`]'s `block`
+    /// table).
+    pub block: i16,
 }
 
 /// Index in [`WEIGHTS`] of the value of [`Pattern`] `p` along one direction: `p as usize`.
@@ -385,9 +390,12 @@ fn combine(pats: [Pattern; 4], kind: ValueKind) -> ClassEntry {
     if cooperates(&pats, class) {
         value += WEIGHTS[W_COOPERATION].value;
     }
+    let (own, block) = crate::policy::order_values(pats, kind);
     ClassEntry {
         class: class as u8,
         value: value.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
+        own,
+        block,
     }
 }
 

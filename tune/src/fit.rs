@@ -11,7 +11,7 @@ pub fn sigmoid(x: f64) -> f64 {
 }
 
 /// Splits `0..n` over `threads` threads, runs `f` on each range and returns the results in order.
-fn par_ranges<T: Send>(
+pub(crate) fn par_ranges<T: Send>(
     n: usize,
     threads: usize,
     f: impl Fn(std::ops::Range<usize>) -> T + Sync,

@@ -4,7 +4,8 @@
 //! feature vectors through [`game_core::tune::Tunable`]; this crate reads self-play positions
 //! with their results ([`data`]), fits the logistic scale `K` and then the weights so that
 //! `sigmoid(K · eval)` predicts the results ([`fit`]), and writes the weights back as the
-//! game's Rust source ([`source`]).
+//! game's Rust source ([`source`]). The same data also fits a game's move-ordering weights to
+//! the moves that were played ([`policy`]).
 //!
 //! The loop (`qi selfplay` → `qi tune` → rebuild → SPRT with `qi match --sprt`) is described in
 //! `docs/tuning.md`. Method: P. Texel Österlund's tuning (2014, as described on the Chess
@@ -14,8 +15,10 @@
 
 pub mod data;
 pub mod fit;
+pub mod policy;
 pub mod source;
 
 pub use data::{Dataset, Sample, TuneError, parse_result};
 pub use fit::{AdamConfig, fit_scale, round_values, sigmoid};
-pub use source::rust_source;
+pub use policy::PolicyData;
+pub use source::{policy_rust_source, rust_source};

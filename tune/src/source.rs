@@ -17,11 +17,48 @@ pub fn rust_source(
     values: &[i32],
     provenance: &[String],
 ) -> String {
+    table_source(
+        &format!("{game} evaluation"),
+        "crate::tune",
+        weights,
+        values,
+        provenance,
+    )
+}
+
+/// The `policy_weights.rs` of game `game`: as [`rust_source`], for the move-ordering weights
+/// ([`crate::policy`]), indexed by the features of the game crate's `policy` module.
+///
+/// # Panics
+/// When the lengths differ.
+#[must_use]
+pub fn policy_rust_source(
+    game: &str,
+    weights: &[Weight],
+    values: &[i32],
+    provenance: &[String],
+) -> String {
+    table_source(
+        &format!("{game} move ordering"),
+        "crate::policy",
+        weights,
+        values,
+        provenance,
+    )
+}
+
+fn table_source(
+    subject: &str,
+    features: &str,
+    weights: &[Weight],
+    values: &[i32],
+    provenance: &[String],
+) -> String {
     assert_eq!(weights.len(), values.len());
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "//! The weights of the {game} evaluation: name, value, and the range a tuner may move it in."
+        "//! The weights of the {subject}: name, value, and the range a tuner may move it in."
     );
     for line in provenance {
         if line.is_empty() {
@@ -33,7 +70,10 @@ pub fn rust_source(
     }
     s.push_str("//!\n//! Written by `qi tune`; edit by hand only to change a range or to add a weight.\n\n");
     s.push_str("use game_core::tune::Weight;\n\n");
-    s.push_str("/// The evaluation weights, in the order [`crate::tune`]'s feature indices use.\n");
+    let _ = writeln!(
+        s,
+        "/// The weights of the {subject}, in the order [`{features}`]'s feature indices use."
+    );
     // One weight a line as written here, so that a new fit changes one line a weight; the
     // table is read at compile time (consts of the game crate index it), hence a const.
     s.push_str("#[rustfmt::skip]\n#[allow(clippy::large_const_arrays)]\n");
