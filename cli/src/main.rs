@@ -311,14 +311,23 @@ fn main() -> ExitCode {
     match result {
         Ok(()) | Err(CliError::BrokenPipe) => ExitCode::SUCCESS,
         Err(CliError::Usage(msg)) => {
-            eprintln!("qi: {}", escape_controls(&msg));
+            eprintln!("qi: {}", escape_lines(&msg));
             ExitCode::from(2)
         }
         Err(CliError::Failed(msg)) => {
-            eprintln!("qi: {}", escape_controls(&msg));
+            eprintln!("qi: {}", escape_lines(&msg));
             ExitCode::from(1)
         }
     }
+}
+
+/// `text` with the control characters of each line escaped and its line breaks kept (a message
+/// may end with the usage text, several lines long).
+fn escape_lines(text: &str) -> String {
+    text.split('\n')
+        .map(|line| escape_controls(line).into_owned())
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// Every subcommand's name, from the command-line definition: `play, moves, ... or serve`.

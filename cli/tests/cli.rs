@@ -1062,6 +1062,9 @@ fn no_command_and_nothing_on_stdin_prints_the_usage() {
         assert!(err.contains(name), "{name}: {err}");
     }
     assert!(err.contains("Usage:"), "{err}");
+    // The usage keeps its lines (control characters are escaped line by line).
+    assert!(err.contains("\n\nUsage: qi"), "{err}");
+    assert!(!err.contains("\\n"), "{err}");
 }
 
 #[test]
@@ -1122,4 +1125,90 @@ fn xiangqi_board_from_the_humans_side_and_ascii_without_chinese() {
     );
     let out = stdout(&o);
     assert!(out.lines().nth(3).unwrap().starts_with(" 9 "), "{out}");
+}
+
+// ----- tuning -----
+
+/// `qi tune --policy` fits the move ordering to the moves of the data and writes the table; a
+/// bad result is refused with its line, as the evaluation's fit refuses it, and an output path
+/// in a folder that does not exist is refused before any fitting.
+#[test]
+fn tune_policy_fits_and_refuses_bad_input() {
+    let data = temp_file("policy.txt");
+    std::fs::write(
+        &data,
+        "# two positions of one game\n1-0\tfreestyle 15 h8i9h9h10i8\n1-0\tfreestyle 15 h8i9h9h10i8g8\n",
+    )
+    .unwrap();
+    let out = temp_file("policy_weights.rs");
+    let d = data.to_str().unwrap();
+    let o = run(
+        &[
+            "tune",
+            "gomoku",
+            "--policy",
+            "--data",
+            d,
+            "--epochs",
+            "5",
+            "--threads",
+            "1",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).starts_with("2 moves (0 lines skipped)"),
+        "{}",
+        stderr(&o)
+    );
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.starts_with("//! The weights of the gomoku move ordering"));
+    assert!(text.contains("pub const WEIGHTS: [Weight; 8190] = [\n"));
+
+    let bad = temp_file("policy-bad.txt");
+    std::fs::write(
+        &bad,
+        "1-0\tfreestyle 15 h8i9h9\n2-0\tfreestyle 15 h8i9h9h10\n",
+    )
+    .unwrap();
+    let o = run(
+        &[
+            "tune",
+            "gomoku",
+            "--policy",
+            "--data",
+            bad.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("policy-bad.txt:2: bad result '2-0': expected 1-0, 0-1 or 1/2-1/2"),
+        "{}",
+        stderr(&o)
+    );
+
+    let missing = data.with_file_name("no-such-folder").join("w.rs");
+    let o = run(
+        &[
+            "tune",
+            "gomoku",
+            "--policy",
+            "--data",
+            d,
+            "--out",
+            missing.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("does not exist"), "{}", stderr(&o));
+    assert!(
+        !stderr(&o).contains("moves"),
+        "refused before reading: {}",
+        stderr(&o)
+    );
 }

@@ -35,6 +35,7 @@ pub struct Settings {
 /// [`FrameError::Usage`] for data that does not read or holds no usable position;
 /// [`FrameError::Failed`] when the output cannot be written.
 pub fn run<P: Tunable>(settings: &Settings) -> Result<(), FrameError> {
+    check_out(settings)?;
     let mut data = Dataset::for_game::<P>();
     for file in &settings.data {
         data.read_file::<P>(file, settings.threads)
@@ -102,6 +103,32 @@ pub fn run<P: Tunable>(settings: &Settings) -> Result<(), FrameError> {
     write_source(settings, &text)
 }
 
+/// Refuses an output path that cannot be written before the fit starts: a directory, or a
+/// file in a folder that does not exist.
+fn check_out(settings: &Settings) -> Result<(), FrameError> {
+    let Some(path) = &settings.out else {
+        return Ok(());
+    };
+    if path.is_dir() {
+        return Err(FrameError::Usage(format!(
+            "--out {} is a directory: expected a file such as gomoku/src/weights.rs",
+            path.display()
+        )));
+    }
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => std::path::Path::new("."),
+    };
+    if !parent.is_dir() {
+        return Err(FrameError::Usage(format!(
+            "--out {}: the folder {} does not exist",
+            path.display(),
+            parent.display()
+        )));
+    }
+    Ok(())
+}
+
 fn write_source(settings: &Settings, text: &str) -> Result<(), FrameError> {
     match &settings.out {
         Some(path) => std::fs::write(path, text)
@@ -122,13 +149,14 @@ const POLICY_L2: f64 = 1e-3;
 /// # Errors
 /// As [`run`].
 pub fn run_policy<P: PolicyTunable>(settings: &Settings) -> Result<(), FrameError> {
+    check_out(settings)?;
     let mut data = PolicyData::for_game::<P>();
     for file in &settings.data {
         data.read_file::<P>(file, settings.threads)
             .map_err(|e| FrameError::Usage(e.to_string()))?;
     }
     if data.is_empty() {
-        return Err(FrameError::Usage(tune::TuneError::Empty.to_string()));
+        return Err(FrameError::Usage(tune::TuneError::NoMoves.to_string()));
     }
     eprintln!(
         "{} moves ({} lines skipped), {:.1} candidates a move, from {} file(s)",

@@ -43,6 +43,12 @@ pub enum TuneError {
     /// No usable position in the data.
     #[error("no usable position in the data (all lines were comments or decisive positions)")]
     Empty,
+    /// No usable move for a move-ordering fit in the data.
+    #[error(
+        "no usable move in the data (every line was a comment, a position without a last \
+         move, or a move with fewer than two candidates or outside them)"
+    )]
+    NoMoves,
 }
 
 /// The game result from the first side's view, as the score of the first side: `1-0` is 1.0,

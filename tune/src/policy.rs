@@ -3,8 +3,8 @@
 //!
 //! The data is the Texel tuning text ([`crate::data`]): every line is a position reached in a
 //! game, so the position before its last move and that move make one sample (the result is
-//! not used). A sample is kept when the position has at least two candidates
-//! ([`Position::generate_search_moves`]) and the played move is one of them.
+//! checked but not used). A sample is kept when the position has at least two candidates
+//! ([`game_core::Position::generate_search_moves`]) and the played move is one of them.
 //!
 //! Model: `p(c) = exp(h_c / S) / Σ exp(h_j / S)` over the candidates `c`, with `h_c` the
 //! weighted feature sum of [`PolicyTunable::move_features`] and `S` =
@@ -15,7 +15,7 @@ use std::path::Path;
 
 use game_core::tune::{Features, PolicyTunable, Weight};
 
-use crate::TuneError;
+use crate::{TuneError, parse_result};
 
 /// Policy samples as flat arrays: the candidates of every sample (the played move first) and
 /// the sparse features of every candidate.
@@ -287,9 +287,11 @@ fn read_lines<P: PolicyTunable>(
             line: n + 1,
             message,
         };
-        let (_, position) = line.split_once('\t').ok_or_else(|| {
+        let (result, position) = line.split_once('\t').ok_or_else(|| {
             error("expected a result, a tab and a position (`1-0<TAB>...`)".to_string())
         })?;
+        // Not used by the fit, but the data must read the same as for the evaluation's fit.
+        parse_result(result.trim()).map_err(error)?;
         let mut pos =
             P::from_text(position.trim()).map_err(|e| error(format!("bad position: {e}")))?;
         let Some(played) = pos.last_move() else {
