@@ -33,8 +33,13 @@ impl Served {
             .find(|w| w.starts_with("http://"))
             .unwrap_or_else(|| panic!("no URL in {line:?}"))
             .to_string();
+        // A fresh connection for every request: a pooled one that the server closed after an
+        // error reply (a 409 before the body was read) failed the next request now and then
+        // with "Peer disconnected".
         let agent = ureq::Agent::config_builder()
             .http_status_as_error(false)
+            .max_idle_connections(0)
+            .max_idle_connections_per_host(0)
             .build()
             .into();
         Served { child, url, agent }
