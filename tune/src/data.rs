@@ -226,11 +226,7 @@ impl Dataset {
     /// that does not read (a bad result, a position [`Tunable::from_text`] refuses), and then
     /// nothing is appended.
     pub fn read_file<P: Tunable>(&mut self, path: &Path, threads: usize) -> Result<(), TuneError> {
-        let file = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|error| TuneError::Io {
-            file: file.clone(),
-            error,
-        })?;
+        let (file, text) = read_path(path)?;
         self.read_text::<P>(&file, &text, threads)
     }
 
@@ -244,30 +240,54 @@ impl Dataset {
         text: &str,
         threads: usize,
     ) -> Result<(), TuneError> {
-        let lines: Vec<(usize, &str)> = text.lines().enumerate().collect();
-        let threads = threads.clamp(1, 64);
-        let chunk = lines.len().div_ceil(threads).max(1);
-        let parts: Vec<Result<Dataset, TuneError>> = std::thread::scope(|scope| {
-            let handles: Vec<_> = lines
-                .chunks(chunk)
-                .map(|part| {
-                    let weights = &self.weights;
-                    let scale = self.scale as i32;
-                    scope.spawn(move || read_lines::<P>(file, part, weights, scale))
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("a reader thread panicked"))
-                .collect()
-        });
+        let (weights, scale) = (&self.weights, self.scale as i32);
+        let parts = read_chunks(text, threads, |part| {
+            read_lines::<P>(file, part, weights, scale)
+        })?;
         let mut all = Dataset::new(&self.weights, self.scale as i32);
         for part in parts {
-            all.append(part?);
+            all.append(part);
         }
         self.append(all);
         Ok(())
     }
+}
+
+/// The text of the data file `path`, with its name for error messages.
+///
+/// # Errors
+/// [`TuneError::Io`] when the file cannot be read.
+pub(crate) fn read_path(path: &Path) -> Result<(String, String), TuneError> {
+    let file = path.display().to_string();
+    match std::fs::read_to_string(path) {
+        Ok(text) => Ok((file, text)),
+        Err(error) => Err(TuneError::Io { file, error }),
+    }
+}
+
+/// Parses `text`'s lines (numbered from 0) in contiguous chunks on `threads` threads (1..=64)
+/// with `parse`, and returns the parts in order.
+///
+/// # Errors
+/// The first chunk's error, in line order.
+pub(crate) fn read_chunks<'t, T: Send>(
+    text: &'t str,
+    threads: usize,
+    parse: impl Fn(&[(usize, &'t str)]) -> Result<T, TuneError> + Sync,
+) -> Result<Vec<T>, TuneError> {
+    let lines: Vec<(usize, &str)> = text.lines().enumerate().collect();
+    let chunk = lines.len().div_ceil(threads.clamp(1, 64)).max(1);
+    std::thread::scope(|scope| {
+        let parse = &parse;
+        let handles: Vec<_> = lines
+            .chunks(chunk)
+            .map(|part| scope.spawn(move || parse(part)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a reader thread panicked"))
+            .collect()
+    })
 }
 
 fn read_lines<P: Tunable>(

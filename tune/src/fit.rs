@@ -31,6 +31,31 @@ pub(crate) fn par_ranges<T: Send>(
     })
 }
 
+/// The mean over `0..n` of per-item vectors of `width` values: `f` adds the items of one range
+/// into a zeroed vector, the ranges run on `threads` threads, and the sum is divided by `n`
+/// (by 1 when `n` is 0).
+pub(crate) fn par_mean(
+    n: usize,
+    width: usize,
+    threads: usize,
+    f: impl Fn(std::ops::Range<usize>, &mut [f64]) + Sync,
+) -> Vec<f64> {
+    let parts = par_ranges(n, threads, |range| {
+        let mut part = vec![0.0f64; width];
+        f(range, &mut part);
+        part
+    });
+    let mut total = vec![0.0f64; width];
+    for part in parts {
+        for (t, x) in total.iter_mut().zip(part) {
+            *t += x;
+        }
+    }
+    let len = n.max(1) as f64;
+    total.iter_mut().for_each(|t| *t /= len);
+    total
+}
+
 impl Dataset {
     /// The mean squared error of `sigmoid(k · eval)` against the results, for weight values
     /// `values`, computed on `threads` threads. 0 for an empty data set.
@@ -54,9 +79,7 @@ impl Dataset {
     /// and the colour term when `values` has it).
     #[must_use]
     pub fn gradient(&self, values: &[f64], k: f64, threads: usize) -> Vec<f64> {
-        let n = values.len();
-        let parts = par_ranges(self.len(), threads, |range| {
-            let mut g = vec![0.0f64; n];
+        par_mean(self.len(), values.len(), threads, |range, g| {
             for i in range {
                 let s = self.sample(i);
                 let p = sigmoid(k * self.eval(i, values));
@@ -69,17 +92,7 @@ impl Dataset {
                     *b += common * self.scale * s.colour;
                 }
             }
-            g
-        });
-        let mut total = vec![0.0f64; n];
-        for g in parts {
-            for (t, x) in total.iter_mut().zip(g) {
-                *t += x;
-            }
-        }
-        let len = self.len().max(1) as f64;
-        total.iter_mut().for_each(|t| *t /= len);
-        total
+        })
     }
 }
 

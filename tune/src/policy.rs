@@ -109,11 +109,7 @@ impl PolicyData {
         path: &Path,
         threads: usize,
     ) -> Result<(), TuneError> {
-        let file = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|error| TuneError::Io {
-            file: file.clone(),
-            error,
-        })?;
+        let (file, text) = crate::data::read_path(path)?;
         self.read_text::<P>(&file, &text, threads)
     }
 
@@ -127,21 +123,10 @@ impl PolicyData {
         text: &str,
         threads: usize,
     ) -> Result<(), TuneError> {
-        let lines: Vec<(usize, &str)> = text.lines().enumerate().collect();
-        let chunk = lines.len().div_ceil(threads.clamp(1, 64)).max(1);
-        let parts: Vec<Result<PolicyData, TuneError>> = std::thread::scope(|scope| {
-            let handles: Vec<_> = lines
-                .chunks(chunk)
-                .map(|part| scope.spawn(move || read_lines::<P>(file, part)))
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("a reader thread panicked"))
-                .collect()
-        });
+        let parts = crate::data::read_chunks(text, threads, |part| read_lines::<P>(file, part))?;
         let mut all = PolicyData::for_game::<P>();
         for part in parts {
-            all.append(part?);
+            all.append(part);
         }
         self.append(all);
         Ok(())
@@ -195,9 +180,7 @@ impl PolicyData {
     }
 
     fn gradient(&self, values: &[f64], threads: usize) -> Vec<f64> {
-        let n = values.len();
-        let parts = crate::fit::par_ranges(self.len(), threads, |range| {
-            let mut g = vec![0.0f64; n];
+        crate::fit::par_mean(self.len(), values.len(), threads, |range, g| {
             let (mut h, mut p) = (Vec::new(), Vec::new());
             for i in range {
                 self.hints(i, values, &mut h);
@@ -211,17 +194,7 @@ impl PolicyData {
                     }
                 }
             }
-            g
-        });
-        let mut total = vec![0.0f64; n];
-        for g in parts {
-            for (t, x) in total.iter_mut().zip(g) {
-                *t += x;
-            }
-        }
-        let len = self.len().max(1) as f64;
-        total.iter_mut().for_each(|x| *x /= len);
-        total
+        })
     }
 
     /// Fits the weight values by Adam (β₁ 0.9, β₂ 0.999) from `start`, keeping each inside its
