@@ -1,5 +1,5 @@
-//! The connect6 position: stones, turn state, 6-window counts, threat windows, incremental
-//! window scores and the Zobrist key.
+//! The connect6 position: stones, turn state, 6-window counts, threat windows, each side's
+//! windows by stone count, incremental stone scores and the Zobrist key.
 
 use std::fmt;
 
@@ -12,8 +12,6 @@ use crate::notation::{
     NotationError, Point, format_littlegolem, parse_connectmore, parse_littlegolem,
 };
 use crate::position::STONE_VALUE;
-use crate::tune;
-use crate::weights::WEIGHTS;
 
 /// Smallest board side length supported (a six must fit with room to block).
 pub const MIN_SIZE: usize = 7;
@@ -189,19 +187,6 @@ pub enum SetupError {
     },
 }
 
-/// Score of a window holding only one side's stones, by how many it holds (Wu & Huang's
-/// window evaluation; 4 and 5 are threats, 6 is a win and never scored): the `window.N`
-/// weights of [`WEIGHTS`], 0 for an empty window and for a six.
-pub(crate) const WINDOW_WEIGHT: [i32; WIN + 1] = {
-    let mut t = [0; WIN + 1];
-    let mut n = 1;
-    while n < WIN {
-        t[n] = WEIGHTS[tune::window(n)].value;
-        n += 1;
-    }
-    t
-};
-
 const CELL_KEYS: usize = 2 * MAX_SIZE * MAX_SIZE;
 /// Zobrist keys: 2 per cell (black, white) then 4 turn states (side x stones left).
 static ZOBRIST: [u64; CELL_KEYS + 4] = SplitMix64::new(0xC0_77EC_7600_0006).table();
@@ -233,8 +218,14 @@ pub struct Connect6 {
     pub(crate) threats: [Vec<u16>; 2],
     /// Per window and side: its index in `threats[side]`, or `NO_POS`.
     threat_pos: Vec<[u16; 2]>,
-    /// Per side: sum of `WINDOW_WEIGHT[count]` over windows holding only that side's stones.
-    pub(crate) sums: [i32; 2],
+    /// Per side: the live windows (>= 2 own stones, no opposing stone), the only ones from
+    /// which a turn can make a threat.
+    pub(crate) live: [Vec<u16>; 2],
+    /// Per window and side: its index in `live[side]`, or `NO_POS`.
+    live_pos: Vec<[u16; 2]>,
+    /// Per side and stone count `n` (1..=5): the windows holding `n` of that side's stones and
+    /// none of the other's (indices 0 and 6 stay 0: empty windows and sixes are not counted).
+    pub(crate) counts: [[i32; WIN + 1]; 2],
     /// Per side: windows holding six of its stones.
     sixes: [u16; 2],
     /// Per cell: stones within Chebyshev distance 2 (the search's candidate zone).
@@ -308,7 +299,12 @@ impl Connect6 {
                 Vec::with_capacity(geo.windows.len()),
             ],
             threat_pos: vec![[NO_POS; 2]; geo.windows.len()],
-            sums: [0, 0],
+            live: [
+                Vec::with_capacity(geo.windows.len()),
+                Vec::with_capacity(geo.windows.len()),
+            ],
+            live_pos: vec![[NO_POS; 2]; geo.windows.len()],
+            counts: [[0; WIN + 1]; 2],
             sixes: [0, 0],
             near: vec![0; cells],
             cand: Vec::with_capacity(cells),
@@ -677,7 +673,7 @@ impl Connect6 {
     }
 
     /// Places a stone of `colour` (0 black, 1 white) on empty `cell`, updating windows,
-    /// threats, sums, neighbourhood and the stone part of the key (not the turn state).
+    /// threats, window counts, neighbourhood and the stone part of the key (not the turn state).
     #[inline]
     pub(crate) fn place(&mut self, cell: usize, colour: u8) {
         let s = colour as usize;
@@ -698,15 +694,21 @@ impl Connect6 {
             self.wcnt[w][s] += 1;
             self.rescore_window(w, code_step);
             if b == 0 {
-                self.sums[s] += WINDOW_WEIGHT[a + 1] - WINDOW_WEIGHT[a];
-                if a + 1 == 4 {
+                self.counts[s][a] -= i32::from(a > 0);
+                self.counts[s][a + 1] += i32::from(a + 1 < WIN);
+                if a + 1 == 2 {
+                    self.live_insert(s, w);
+                } else if a + 1 == 4 {
                     self.threat_insert(s, w);
                 } else if a + 1 == WIN {
                     self.sixes[s] += 1;
                 }
             }
             if a == 0 && b > 0 {
-                self.sums[o] -= WINDOW_WEIGHT[b];
+                self.counts[o][b] -= i32::from(b < WIN);
+                if b >= 2 {
+                    self.live_remove(o, w);
+                }
                 if b >= 4 {
                     self.threat_remove(o, w);
                 }
@@ -732,15 +734,21 @@ impl Connect6 {
             self.wcnt[w][s] -= 1;
             self.rescore_window(w, -code_step);
             if b == 0 {
-                self.sums[s] -= WINDOW_WEIGHT[a] - WINDOW_WEIGHT[a - 1];
-                if a == 4 {
+                self.counts[s][a] -= i32::from(a < WIN);
+                self.counts[s][a - 1] += i32::from(a > 1);
+                if a == 2 {
+                    self.live_remove(s, w);
+                } else if a == 4 {
                     self.threat_remove(s, w);
                 } else if a == WIN {
                     self.sixes[s] -= 1;
                 }
             }
             if a == 1 && b > 0 {
-                self.sums[o] += WINDOW_WEIGHT[b];
+                self.counts[o][b] += i32::from(b < WIN);
+                if b >= 2 {
+                    self.live_insert(o, w);
+                }
                 if b >= 4 {
                     self.threat_insert(o, w);
                 }
@@ -808,6 +816,23 @@ impl Connect6 {
             self.threat_pos[last as usize][s] = i as u16;
         }
         self.threat_pos[w][s] = NO_POS;
+    }
+
+    #[inline]
+    fn live_insert(&mut self, s: usize, w: usize) {
+        self.live_pos[w][s] = self.live[s].len() as u16;
+        self.live[s].push(w as u16);
+    }
+
+    #[inline]
+    fn live_remove(&mut self, s: usize, w: usize) {
+        let i = self.live_pos[w][s] as usize;
+        let last = self.live[s].pop().expect("live window present");
+        if last as usize != w {
+            self.live[s][i] = last;
+            self.live_pos[last as usize][s] = i as u16;
+        }
+        self.live_pos[w][s] = NO_POS;
     }
 
     /// Advances the turn state after one stone.
@@ -912,6 +937,14 @@ impl Connect6 {
         nb as u8
     }
 
+    /// The number of live windows of `side`: windows holding 2 or more of its stones and none
+    /// of the other side's (kept incrementally for the threat search; for tests).
+    #[doc(hidden)]
+    #[must_use]
+    pub fn live_window_count(&self, side: Side) -> usize {
+        self.live[side.index()].len()
+    }
+
     /// The threat windows of `side` (indices into the geometry), for diagnostics and search.
     pub(crate) fn threat_windows(&self, s: usize) -> &[u16] {
         &self.threats[s]
@@ -930,11 +963,12 @@ impl Connect6 {
         key
     }
 
-    /// Each side's window score sum (black, white): Σ weight(count) over the windows holding
-    /// only that side's stones.
+    /// The windows of `side` by stone count: entry `n` (1..=5) is the number of 6-windows
+    /// holding `n` of `side`'s stones and none of the other side's; entries 0 (empty windows)
+    /// and 6 (sixes) are 0. Kept incrementally on every stone.
     #[must_use]
-    pub fn window_sums(&self) -> (i32, i32) {
-        (self.sums[0], self.sums[1])
+    pub fn window_counts(&self, side: Side) -> [i32; WIN + 1] {
+        self.counts[side.index()]
     }
 }
 

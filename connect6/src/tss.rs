@@ -171,6 +171,8 @@ impl ThreatSearch {
             return None;
         }
         let mut used = self.nodes;
+        // Whether a sub-search stopped at the budget: then "no win" is not a finding.
+        let mut cut = false;
         let mut pairs = Vec::new();
         single_threat_pairs(pos, &mut pairs);
         let out_of_budget = |used: u64| {
@@ -180,6 +182,8 @@ impl ThreatSearch {
         let mut frees = Vec::new();
         for (p, q) in pairs {
             if out_of_budget(used) {
+                self.nodes = used;
+                self.aborted = true;
                 return None;
             }
             if threats_with(pos, a.index(), &[p as usize, q as usize]) != 1 {
@@ -215,6 +219,7 @@ impl ThreatSearch {
                 let state = pos.pass_turn();
                 let win =
                     self.find_win_counted(pos, max_turns - 1, node_limit, &mut used, deadline);
+                cut |= self.aborted;
                 pos.set_turn_state(state);
                 match win {
                     None => wins = false,
@@ -237,6 +242,7 @@ impl ThreatSearch {
                                 &mut used,
                                 deadline,
                             );
+                            cut |= self.aborted;
                             pos.undo(x);
                             match win {
                                 Some(w) => longest = longest.max(w.turns),
@@ -254,6 +260,7 @@ impl ThreatSearch {
             pos.undo(sp);
             if wins && !out_of_budget(used) {
                 self.nodes = used;
+                self.aborted = false;
                 return Some(ThreatWin {
                     turn: vec![sp, sq],
                     turns: longest + 1,
@@ -262,7 +269,16 @@ impl ThreatSearch {
             }
         }
         self.nodes = used;
+        self.aborted = cut;
         None
+    }
+
+    /// True when the last [`find_win`](ThreatSearch::find_win) or
+    /// [`find_win_or_single`](ThreatSearch::find_win_or_single) stopped at its node limit or
+    /// deadline before finishing: its `None` means "not known", not "no win".
+    #[must_use]
+    pub fn aborted(&self) -> bool {
+        self.aborted
     }
 
     /// [`find_win`](ThreatSearch::find_win) within what is left of a budget of
@@ -449,7 +465,9 @@ pub(crate) fn candidate_pairs(pos: &mut Connect6, pairs: &mut Vec<(u16, u16)>) {
     let mut e2 = [0u16; 128];
     let mut n2 = 0;
     let mut mark = [0u8; crate::MAX_SIZE * crate::MAX_SIZE];
-    for (w, cnt) in pos.wcnt.iter().enumerate() {
+    for &w in &pos.live[a] {
+        let w = w as usize;
+        let cnt = pos.wcnt[w];
         if cnt[d] != 0 || cnt[a] < 2 {
             continue;
         }
@@ -506,7 +524,9 @@ fn single_threat_pairs(pos: &Connect6, pairs: &mut Vec<(u16, u16)>) {
     let a = pos.side.index();
     let d = 1 - a;
     let mut makers: Vec<u16> = Vec::new();
-    for (w, cnt) in pos.wcnt.iter().enumerate() {
+    for &w in &pos.live[a] {
+        let w = w as usize;
+        let cnt = pos.wcnt[w];
         if cnt[d] != 0 || !(2..=3).contains(&cnt[a]) {
             continue;
         }

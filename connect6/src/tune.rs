@@ -1,16 +1,24 @@
 //! Texel tuning support: [`Tunable`] for [`Connect6`] with the evaluation [`ThreatEval`].
 //!
 //! Outside its decisive cases the evaluation is exactly linear in [`WEIGHTS`]
-//! ([`FEATURE_SCALE`](Tunable::FEATURE_SCALE) 1): for the side to move,
+//! ([`FEATURE_SCALE`](Tunable::FEATURE_SCALE) 1): for the side to move with `left` (1 or 2)
+//! stones still to place this turn,
 //!
 //! ```text
-//! eval = clamp(Σ_n window.n · (own windows with n stones − opposing windows with n stones)
-//!              + tempo.stone · stones left in the turn)
+//! eval = clamp(Σ_n turn{left}_own.n · own windows with n stones
+//!              − Σ_n turn{left}_opp.n · opposing windows with n stones
+//!              − turn{left}_opp_threats.k   (the opponent has k ≥ 1 threats)
+//!              + turn1_own_threats.k        (left = 1 and the side to move has k ≥ 1 threats)
+//!              + tempo.stone · left)
 //! ```
 //!
 //! where a window counts for a side when it holds `n` (1..=5) of its stones and none of the
-//! other side's, and `clamp` is to `±(DECISIVE − 1)`. The decisive cases (a six the side to
-//! move completes this turn, more opposing threats than stones left) have no features.
+//! other side's, threats are [`Connect6::threat_count`] (the own count capped at 2), and
+//! `clamp` is to `±(DECISIVE − 1)`. The decisive cases (a six the side to move completes this
+//! turn, more opposing threats than stones left) have no features. The side to move and the
+//! opponent have separate window values, and both depend on the stones left: a window of
+//! three is a threat in the making for the side about to place two stones, and one to block
+//! for the other side.
 //!
 //! The text form ([`Tunable::to_text`]) is the board size and the stones in LittleGolem
 //! notation, one turn per word: `19 j10 j9l11 k9` (a game from the empty board; the turn
@@ -27,20 +35,91 @@ use crate::geometry::WIN;
 use crate::notation::{Point, format_littlegolem, parse_littlegolem};
 use crate::weights::WEIGHTS;
 
-/// Index in [`WEIGHTS`] of `window.1`, the value of a window holding one stone of a side and
-/// none of the other's; `window.n` is at [`window`]`(n)`.
-pub const WINDOW_1: usize = 0;
-
 /// Index in [`WEIGHTS`] of `tempo.stone`, the bonus per stone the side to move still places in
 /// this turn.
-pub const TEMPO: usize = 5;
+pub const TEMPO: usize = 22;
 
-/// Index in [`WEIGHTS`] of `window.n`, the value of a window holding `n` (1..=5) stones of a
-/// side and none of the other's.
+/// The most stones a window of the side to move can hold outside the decisive cases, by the
+/// stones `left` (1 or 2) it still places this turn: `5 - left` (more completes a six now).
 #[must_use]
-pub const fn window(n: usize) -> usize {
-    WINDOW_1 + n - 1
+pub const fn max_own(left: u8) -> usize {
+    5 - left as usize
 }
+
+/// Index in [`WEIGHTS`] of `turn{left}_own.{n}`: the value, for the side to move with `left`
+/// (1 or 2) stones still to place, of a window holding `n` (1..=[`max_own`]`(left)`) of its
+/// stones and none of the opponent's.
+///
+/// # Panics
+/// In const evaluation (a compile error) or debug builds, for `left` or `n` out of range.
+#[must_use]
+pub const fn own(left: u8, n: usize) -> usize {
+    assert!((left == 1 || left == 2) && n >= 1 && n <= max_own(left));
+    if left == 2 { n - 1 } else { 8 + n - 1 }
+}
+
+/// Index in [`WEIGHTS`] of `turn{left}_opp.{n}`: the value, counted against the side to move
+/// with `left` (1 or 2) stones still to place, of a window holding `n` (1..=5) of the
+/// opponent's stones and none of its own.
+///
+/// # Panics
+/// For `left` or `n` out of range (see [`own`]).
+#[must_use]
+pub const fn opp(left: u8, n: usize) -> usize {
+    assert!((left == 1 || left == 2) && n >= 1 && n <= 5);
+    if left == 2 { 3 + n - 1 } else { 12 + n - 1 }
+}
+
+/// Index in [`WEIGHTS`] of `turn{left}_opp_threats.{k}`: the value, counted against the side to
+/// move with `left` (1 or 2) stones still to place, of the opponent having `k` (1..=`left`)
+/// threats ([`Connect6::threat_count`]; more than `left` is decisive).
+///
+/// # Panics
+/// For `left` or `k` out of range (see [`own`]).
+#[must_use]
+pub const fn opp_threats(left: u8, k: u8) -> usize {
+    assert!((left == 1 || left == 2) && k >= 1 && k <= left);
+    if left == 2 { 17 + k as usize - 1 } else { 19 }
+}
+
+/// Index in [`WEIGHTS`] of `turn1_own_threats.{k}`: the value, for the side to move placing
+/// the last stone of its turn, of having `k` threats (1, or 2 meaning 2 or more). With two
+/// stones to place a threat of its own is a six (decisive).
+///
+/// # Panics
+/// For `k` out of range (see [`own`]).
+#[must_use]
+pub const fn own_threats(k: u8) -> usize {
+    assert!(k == 1 || k == 2);
+    20 + k as usize - 1
+}
+
+/// The weight names in index order: `weights.rs` must list exactly these.
+const NAMES: [&str; 23] = [
+    "turn2_own.1",
+    "turn2_own.2",
+    "turn2_own.3",
+    "turn2_opp.1",
+    "turn2_opp.2",
+    "turn2_opp.3",
+    "turn2_opp.4",
+    "turn2_opp.5",
+    "turn1_own.1",
+    "turn1_own.2",
+    "turn1_own.3",
+    "turn1_own.4",
+    "turn1_opp.1",
+    "turn1_opp.2",
+    "turn1_opp.3",
+    "turn1_opp.4",
+    "turn1_opp.5",
+    "turn2_opp_threats.1",
+    "turn2_opp_threats.2",
+    "turn1_opp_threats.1",
+    "turn1_own_threats.1",
+    "turn1_own_threats.2",
+    "tempo.stone",
+];
 
 const fn same_name(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
@@ -60,13 +139,28 @@ const fn same_name(a: &str, b: &str) -> bool {
 // The indices above must name the weights they stand for: a regenerated `weights.rs` in
 // another order fails to compile rather than mixing the weights up.
 const _: () = {
-    const WINDOW_NAMES: [&str; WIN - 1] =
-        ["window.1", "window.2", "window.3", "window.4", "window.5"];
-    let mut n = 1;
-    while n < WIN {
-        assert!(same_name(WEIGHTS[window(n)].name, WINDOW_NAMES[n - 1]));
-        n += 1;
+    assert!(NAMES.len() == WEIGHTS.len());
+    let mut i = 0;
+    while i < NAMES.len() {
+        assert!(same_name(WEIGHTS[i].name, NAMES[i]));
+        i += 1;
     }
+    assert!(same_name(WEIGHTS[own(2, 3)].name, "turn2_own.3"));
+    assert!(same_name(WEIGHTS[own(1, 4)].name, "turn1_own.4"));
+    assert!(same_name(WEIGHTS[opp(2, 5)].name, "turn2_opp.5"));
+    assert!(same_name(WEIGHTS[opp(1, 5)].name, "turn1_opp.5"));
+    assert!(same_name(
+        WEIGHTS[opp_threats(2, 2)].name,
+        "turn2_opp_threats.2"
+    ));
+    assert!(same_name(
+        WEIGHTS[opp_threats(1, 1)].name,
+        "turn1_opp_threats.1"
+    ));
+    assert!(same_name(
+        WEIGHTS[own_threats(2)].name,
+        "turn1_own_threats.2"
+    ));
     assert!(same_name(WEIGHTS[TEMPO].name, "tempo.stone"));
 };
 
@@ -84,8 +178,8 @@ impl Tunable for Connect6 {
         ThreatEval.evaluate(self)
     }
 
-    /// Window counts by stone count (the side to move's minus the opponent's), recounted from
-    /// the stones, and the stones left in the turn. `false` when the side to move can complete
+    /// Window counts by stone count for each side, recounted from the stones, the threat
+    /// counts and the stones left in the turn (see the module documentation). `false` when the side to move can complete
     /// a six this turn or the opponent has more threats than it has stones left.
     fn features(&self, out: &mut Features) -> bool {
         out.clear();
@@ -109,16 +203,30 @@ impl Tunable for Connect6 {
                 }
             }
         }
-        let s = self.side.index();
-        let (own, opp) = (&count[s], &count[1 - s]);
-        // 1..=5 stones: empty windows and sixes have no weight.
-        for (n, (a, b)) in own.iter().zip(opp).enumerate().take(WIN).skip(1) {
-            let c = a - b;
+        let side = self.side;
+        let left = self.left;
+        let (own_count, opp_count) = (&count[side.index()], &count[1 - side.index()]);
+        for (n, &c) in own_count.iter().enumerate().take(max_own(left) + 1).skip(1) {
             if c != 0 {
-                out.push((window(n) as u16, c));
+                out.push((own(left, n) as u16, c));
             }
         }
-        out.push((TEMPO as u16, i32::from(self.left)));
+        for (n, &c) in opp_count.iter().enumerate().take(WIN).skip(1) {
+            if c != 0 {
+                out.push((opp(left, n) as u16, -c));
+            }
+        }
+        let threats = self.threat_count(side.opponent());
+        if threats > 0 {
+            out.push((opp_threats(left, threats) as u16, -1));
+        }
+        if left == 1 {
+            let threats = self.threat_count(side).min(2);
+            if threats > 0 {
+                out.push((own_threats(threats) as u16, 1));
+            }
+        }
+        out.push((TEMPO as u16, i32::from(left)));
         true
     }
 

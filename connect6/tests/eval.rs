@@ -2,23 +2,10 @@
 
 mod common;
 
-use connect6::tune::{TEMPO, window};
+use connect6::tune::{TEMPO, opp, own};
 use connect6::{Cell, Connect6, Point, ThreatEval, WEIGHTS};
 use game_core::{Evaluate, Position, Side};
 use proptest::prelude::*;
-
-/// Window values by stone count, from the evaluation's weights (0 for none and for six).
-const WEIGHT: [i32; 7] = [
-    0,
-    WEIGHTS[window(1)].value,
-    WEIGHTS[window(2)].value,
-    WEIGHTS[window(3)].value,
-    WEIGHTS[window(4)].value,
-    WEIGHTS[window(5)].value,
-    0,
-];
-/// The tempo per stone in hand.
-const TEMPO_VALUE: i32 = WEIGHTS[TEMPO].value;
 
 use common::windows;
 
@@ -34,18 +21,27 @@ fn counts(pos: &Connect6, w: &[Point]) -> (usize, usize) {
     (b, wh)
 }
 
-fn naive_sums(pos: &Connect6) -> (i32, i32) {
-    let mut s = (0, 0);
+/// Windows by stone count for (black, white): entry n counts the windows holding n (1..=5)
+/// stones of that colour and none of the other.
+fn naive_counts(pos: &Connect6) -> ([i32; 7], [i32; 7]) {
+    let mut c = ([0; 7], [0; 7]);
     for w in windows(pos.size()) {
         let (b, wh) = counts(pos, &w);
-        if wh == 0 {
-            s.0 += WEIGHT[b];
+        if wh == 0 && (1..=5).contains(&b) {
+            c.0[b] += 1;
         }
-        if b == 0 {
-            s.1 += WEIGHT[wh];
+        if b == 0 && (1..=5).contains(&wh) {
+            c.1[wh] += 1;
         }
     }
-    s
+    c
+}
+
+fn window_counts(pos: &Connect6) -> ([i32; 7], [i32; 7]) {
+    (
+        pos.window_counts(Side::First),
+        pos.window_counts(Side::Second),
+    )
 }
 
 /// Minimum number of empty points hitting every threat window of `side`, capped at 3, by
@@ -101,7 +97,11 @@ proptest! {
             if pos.game_end().is_some() { break; }
             if let Ok(stone) = pos.play_point(p) {
                 played.push(stone);
-                prop_assert_eq!(pos.window_sums(), naive_sums(&pos));
+                prop_assert_eq!(window_counts(&pos), naive_counts(&pos));
+                for side in Side::BOTH {
+                    let live: i32 = pos.window_counts(side)[2..].iter().sum();
+                    prop_assert_eq!(pos.live_window_count(side), live as usize);
+                }
                 for side in Side::BOTH {
                     prop_assert_eq!(pos.threat_count(side), naive_threats(&pos, side));
                     for cell in 0..size * size {
@@ -118,7 +118,8 @@ proptest! {
         }
         prop_assert_eq!(&pos, &empty);
         prop_assert_eq!(pos.key(), empty.key());
-        prop_assert_eq!(pos.window_sums(), (0, 0));
+        prop_assert_eq!(window_counts(&pos), ([0; 7], [0; 7]));
+        prop_assert_eq!(pos.live_window_count(Side::First), 0);
         for cell in 0..size * size {
             for side in Side::BOTH {
                 prop_assert_eq!(pos.stone_score(cell, side), empty.stone_score_from_scratch(cell, side));
@@ -128,7 +129,7 @@ proptest! {
 }
 
 #[test]
-fn evaluation_is_zero_sum() {
+fn evaluation_weighs_each_sides_windows() {
     let pos = Connect6::from_moves(19, "j10 j9l11 k9l8 k10k11 h8i9").unwrap();
     let black: Vec<Point> = (0..19u8)
         .flat_map(|y| (0..19u8).map(move |x| Point::new(x, y)))
@@ -138,16 +139,30 @@ fn evaluation_is_zero_sum() {
         .flat_map(|y| (0..19u8).map(move |x| Point::new(x, y)))
         .filter(|&p| pos.cell(p) == Some(Cell::White))
         .collect();
-    let b = Connect6::from_stones(19, &black, &white, Side::First).unwrap();
+    // No threats on the board: the score is the two sides' weighted windows and the tempo.
+    let expected = |to_move: Side| {
+        let (b, w) = naive_counts(&pos);
+        let (mine, theirs) = if to_move == Side::First {
+            (b, w)
+        } else {
+            (w, b)
+        };
+        let mut score = 2 * WEIGHTS[TEMPO].value;
+        for n in 1..=3 {
+            score += WEIGHTS[own(2, n)].value * mine[n];
+        }
+        for n in 1..=5 {
+            score -= WEIGHTS[opp(2, n)].value * theirs[n];
+        }
+        score
+    };
+    for to_move in Side::BOTH {
+        let setup = Connect6::from_stones(19, &black, &white, to_move).unwrap();
+        assert_eq!(setup.threat_count(Side::First), 0);
+        assert_eq!(setup.threat_count(Side::Second), 0);
+        assert_eq!(ThreatEval.evaluate(&setup), expected(to_move));
+    }
     let w = Connect6::from_stones(19, &black, &white, Side::Second).unwrap();
-    // Window sums are antisymmetric; only the tempo (per stone in hand, 2 stones each)
-    // belongs to whoever moves.
-    assert_eq!(
-        ThreatEval.evaluate(&b) + ThreatEval.evaluate(&w),
-        2 * 2 * TEMPO_VALUE
-    );
-    let (sb, sw) = b.window_sums();
-    assert_eq!(ThreatEval.evaluate(&b), sb - sw + 2 * TEMPO_VALUE);
     assert_eq!(ThreatEval.evaluate(&w), ThreatEval.evaluate(&pos));
     // A side that can complete a six this turn scores decisively.
     let win = Connect6::from_moves(19, "j10 a1s19 j11j12 a19s1 j13j14 b1b2").unwrap();

@@ -319,12 +319,14 @@ fn single_threat_turn_starts_a_win_the_double_threat_search_misses() {
 }
 
 /// The turn before that loss: qi (White) played h9 g10 and Black's single threat l13 j13
-/// won. The engine now sees the single-threat attack and plays a turn after which Black has
-/// no win by threats, single-threat start included (nodes, not time, keep it deterministic).
+/// won. With the defensive threat search on, the engine sees the single-threat attack and
+/// plays a turn after which Black has no win by threats, single-threat start included
+/// (nodes, not time, keep it deterministic).
 #[test]
 fn engine_stops_a_win_that_starts_with_a_single_threat() {
     let pos = Connect6::from_moves(19, "j11 l9i12 i10k12").unwrap();
     let mut engine = Engine::new(8);
+    engine.set_defence(true);
     let limits = EngineLimits {
         depth: None,
         time: None,

@@ -6,7 +6,7 @@ mod common;
 
 use std::collections::HashSet;
 
-use connect6::tune::{TEMPO, WINDOW_1, window};
+use connect6::tune::{TEMPO, max_own, opp, opp_threats, own, own_threats};
 use connect6::{Cell, Connect6, DECISIVE, Point, ThreatEval, WEIGHTS};
 use game_core::tune::{Features, Tunable, dot};
 use game_core::zobrist::SplitMix64;
@@ -15,22 +15,32 @@ use game_core::{Evaluate, Position, Side};
 use common::windows;
 
 /// The dense feature vector by weight index, from the side to move's view, counted naively
-/// through the public API.
+/// through the public API: windows by stone count for each side, the opponent's threats (and
+/// the side to move's own with one stone left), the stones in hand.
 fn naive_features(pos: &Connect6, windows: &[Vec<Point>]) -> Vec<i32> {
-    let own = Cell::of(pos.to_move());
-    let opp = Cell::of(pos.to_move().opponent());
+    let side = pos.to_move();
+    let left = pos.stones_left();
+    let own_cell = Cell::of(side);
+    let opp_cell = Cell::of(side.opponent());
     let mut f = vec![0; WEIGHTS.len()];
     for w in windows {
         let count = |cell| w.iter().filter(|&&p| pos.cell(p) == Some(cell)).count();
-        let (a, b) = (count(own), count(opp));
-        if b == 0 && (1..=5).contains(&a) {
-            f[window(a)] += 1;
+        let (a, b) = (count(own_cell), count(opp_cell));
+        if b == 0 && (1..=max_own(left)).contains(&a) {
+            f[own(left, a)] += 1;
         }
         if a == 0 && (1..=5).contains(&b) {
-            f[window(b)] -= 1;
+            f[opp(left, b)] -= 1;
         }
     }
-    f[TEMPO] += i32::from(pos.stones_left());
+    let threats = pos.threat_count(side.opponent());
+    if threats > 0 {
+        f[opp_threats(left, threats)] -= 1;
+    }
+    if left == 1 && pos.threat_count(side) > 0 {
+        f[own_threats(pos.threat_count(side).min(2))] += 1;
+    }
+    f[TEMPO] += i32::from(left);
     f
 }
 
@@ -135,7 +145,7 @@ fn eval_is_the_weighted_features_in_random_games() {
     assert!(linear >= 4000, "{linear} linear positions");
     assert!(decisive >= 300, "{decisive} decisive positions");
     for (w, &n) in WEIGHTS.iter().zip(&seen) {
-        assert!(n >= 30, "{} is nonzero in only {n} positions", w.name);
+        assert!(n >= 10, "{} is nonzero in only {n} positions", w.name);
     }
 }
 
@@ -146,15 +156,30 @@ fn features_of_known_positions() {
     let pos = Connect6::from_text("19 j10").unwrap();
     assert!(pos.features(&mut features));
     let mut f = dense(&features);
-    assert_eq!(f[window(1)], -24);
+    assert_eq!(f[opp(2, 1)], -24);
     assert_eq!(f[TEMPO], 2);
-    f[window(1)] = 0;
+    f[opp(2, 1)] = 0;
     f[TEMPO] = 0;
     assert!(f.iter().all(|&c| c == 0), "{features:?}");
     assert_eq!(
         pos.static_eval(),
-        -24 * WEIGHTS[window(1)].value + 2 * WEIGHTS[TEMPO].value
+        -24 * WEIGHTS[opp(2, 1)].value + 2 * WEIGHTS[TEMPO].value
     );
+    // Black has placed one of its two stones next to its first: from Black's view with one
+    // stone left, 5 windows hold both stones, 19 + 19 hold one of them.
+    let pos = Connect6::from_text("19 j10 a1a2 j11").unwrap();
+    assert!(pos.features(&mut features));
+    let f = dense(&features);
+    assert_eq!(f[own(1, 2)], 5);
+    assert_eq!(f[own(1, 1)], 38);
+    assert_eq!(f[TEMPO], 1);
+    assert_eq!(f[own(2, 2)], 0);
+    // White's four on the edge row is one threat against Black's two stones to place.
+    let pos = Connect6::from_text("19 j10 a1b1 j11k11 c1d1").unwrap();
+    assert!(pos.features(&mut features));
+    let f = dense(&features);
+    assert_eq!(f[opp_threats(2, 1)], -1);
+    assert_eq!(f[opp(2, 4)], -1);
     // Black can six this turn: decisive, no features.
     let win = Connect6::from_text("19 g10 a1s19 h10i10 a19s1 j10s10 b1b19").unwrap();
     assert!(win.can_win_now());
@@ -206,11 +231,36 @@ fn weights_are_well_formed() {
             w.max
         );
     }
-    for n in 1..=5 {
-        assert_eq!(WEIGHTS[window(n)].name, format!("window.{n}"));
+    for left in 1..=2u8 {
+        for n in 1..=max_own(left) {
+            assert_eq!(WEIGHTS[own(left, n)].name, format!("turn{left}_own.{n}"));
+        }
+        for n in 1..=5 {
+            assert_eq!(WEIGHTS[opp(left, n)].name, format!("turn{left}_opp.{n}"));
+        }
+        for k in 1..=left {
+            assert_eq!(
+                WEIGHTS[opp_threats(left, k)].name,
+                format!("turn{left}_opp_threats.{k}")
+            );
+        }
     }
-    assert_eq!(window(1), WINDOW_1);
+    for k in 1..=2 {
+        assert_eq!(
+            WEIGHTS[own_threats(k)].name,
+            format!("turn1_own_threats.{k}")
+        );
+    }
     assert_eq!(WEIGHTS[TEMPO].name, "tempo.stone");
+    // Every index is used exactly once.
+    let mut used = HashSet::new();
+    for left in 1..=2u8 {
+        used.extend((1..=max_own(left)).map(|n| own(left, n)));
+        used.extend((1..=5).map(|n| opp(left, n)));
+        used.extend((1..=left).map(|k| opp_threats(left, k)));
+    }
+    used.extend([own_threats(1), own_threats(2), TEMPO]);
+    assert_eq!(used.len(), WEIGHTS.len());
 }
 
 #[test]
