@@ -1,9 +1,9 @@
 //! The weights of the connect6 evaluation: name, value, and the range a tuner may move it in.
-//! Tuned by `qi tune connect6 --data train.txt sp1-part.txt --epochs 600 --lr 5 --threads 1`
-//! from 13074 positions (K = 0.001209; mean squared error 0.234859 with the previous
-//! weights, 0.149797 with these and a first-side advantage of 128; on 1909 positions of 60
-//! held-out games, 0.2309 -> 0.1438). The data came from:
-//! - `train.txt`: 357 games of qi against Cloudict (depth 4) at 500 ms a move
+//! Tuned by `qi tune connect6 --data train2.txt sp1-part.txt --epochs 800 --lr 5 --threads 2`,
+//! starting from the previous fit, on 22,522 positions (K = 0.001658; mean squared error
+//! 0.149888 with the previous weights, 0.143458 with these and a first-side advantage of 82;
+//! on 2,262 positions of 60 held-out games, 0.1737 -> 0.1714). The data came from:
+//! - `train2.txt`: 656 games of qi (earlier builds) against Cloudict (depth 4) at 500 ms a move
 //!   (`qi match connect6 ... --records`), every position after the opening at the start of a
 //!   turn and after its first stone;
 //! - `sp1-part.txt`: 130 games of `qi selfplay connect6 --nodes 20000 --threads 2 --seed 61`.
@@ -16,27 +16,27 @@ use game_core::tune::Weight;
 #[rustfmt::skip]
 #[allow(clippy::large_const_arrays)]
 pub const WEIGHTS: [Weight; 23] = [
-    Weight::new("turn2_own.1", 0, 0, 200),
-    Weight::new("turn2_own.2", 105, 0, 500),
-    Weight::new("turn2_own.3", 178, 0, 2000),
+    Weight::new("turn2_own.1", 2, 0, 200),
+    Weight::new("turn2_own.2", 106, 0, 500),
+    Weight::new("turn2_own.3", 221, 0, 2000),
     Weight::new("turn2_opp.1", 0, 0, 200),
-    Weight::new("turn2_opp.2", 6, 0, 500),
-    Weight::new("turn2_opp.3", 19, 0, 2000),
-    Weight::new("turn2_opp.4", 1226, 0, 5000),
-    Weight::new("turn2_opp.5", 1342, 0, 5000),
+    Weight::new("turn2_opp.2", 14, 0, 500),
+    Weight::new("turn2_opp.3", 40, 0, 2000),
+    Weight::new("turn2_opp.4", 262, 0, 5000),
+    Weight::new("turn2_opp.5", 525, 0, 5000),
     Weight::new("turn1_own.1", 0, 0, 200),
-    Weight::new("turn1_own.2", 19, 0, 500),
-    Weight::new("turn1_own.3", 271, 0, 2000),
-    Weight::new("turn1_own.4", 999, 0, 5000),
-    Weight::new("turn1_opp.1", 0, 0, 200),
-    Weight::new("turn1_opp.2", 16, 0, 500),
-    Weight::new("turn1_opp.3", 11, 0, 2000),
-    Weight::new("turn1_opp.4", 1506, 0, 5000),
-    Weight::new("turn1_opp.5", 1731, 0, 5000),
-    Weight::new("turn2_opp_threats.1", -474, -5000, 5000),
-    Weight::new("turn2_opp_threats.2", 1155, -5000, 5000),
-    Weight::new("turn1_opp_threats.1", 1426, -5000, 5000),
-    Weight::new("turn1_own_threats.1", -352, -5000, 5000),
-    Weight::new("turn1_own_threats.2", 1530, -5000, 5000),
-    Weight::new("tempo.stone", -117, -500, 500),
+    Weight::new("turn1_own.2", 49, 0, 500),
+    Weight::new("turn1_own.3", 431, 0, 2000),
+    Weight::new("turn1_own.4", 2129, 0, 5000),
+    Weight::new("turn1_opp.1", 3, 0, 200),
+    Weight::new("turn1_opp.2", 39, 0, 500),
+    Weight::new("turn1_opp.3", 66, 0, 2000),
+    Weight::new("turn1_opp.4", 2841, 0, 5000),
+    Weight::new("turn1_opp.5", 1886, 0, 5000),
+    Weight::new("turn2_opp_threats.1", 669, -5000, 5000),
+    Weight::new("turn2_opp_threats.2", 4434, -5000, 5000),
+    Weight::new("turn1_opp_threats.1", 3571, -5000, 5000),
+    Weight::new("turn1_own_threats.1", -1556, -5000, 5000),
+    Weight::new("turn1_own_threats.2", 4327, -5000, 5000),
+    Weight::new("tempo.stone", -112, -500, 500),
 ];
