@@ -937,8 +937,9 @@ impl Connect6 {
         nb as u8
     }
 
-    /// The number of live windows of `side`: windows holding 2 or more of its stones and none
-    /// of the other side's (kept incrementally for the threat search; for tests).
+    /// The number of live windows of `side`: windows holding 2 or more of its stones (a six
+    /// included) and none of the other side's (kept incrementally for the threat search; for
+    /// tests).
     #[doc(hidden)]
     #[must_use]
     pub fn live_window_count(&self, side: Side) -> usize {
