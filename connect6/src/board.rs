@@ -193,6 +193,51 @@ static ZOBRIST: [u64; CELL_KEYS + 4] = SplitMix64::new(0xC0_77EC_7600_0006).tabl
 
 const NO_POS: u16 = u16::MAX;
 
+/// Per side, a set of window indices with constant-time insert and remove (a list, and each
+/// window's place in it), in no particular order.
+#[derive(Clone)]
+pub(crate) struct WindowSets {
+    /// Per side: the windows in the set.
+    list: [Vec<u16>; 2],
+    /// Per window and side: its index in `list[side]`, or `NO_POS`.
+    place: Vec<[u16; 2]>,
+}
+
+impl WindowSets {
+    /// Empty sets for a board of `windows` windows.
+    fn new(windows: usize) -> Self {
+        WindowSets {
+            list: [Vec::with_capacity(windows), Vec::with_capacity(windows)],
+            place: vec![[NO_POS; 2]; windows],
+        }
+    }
+
+    /// Side `s`'s windows.
+    #[inline]
+    pub(crate) fn of(&self, s: usize) -> &[u16] {
+        &self.list[s]
+    }
+
+    /// Adds window `w` (not in the set) to side `s`'s set.
+    #[inline]
+    fn insert(&mut self, s: usize, w: usize) {
+        self.place[w][s] = self.list[s].len() as u16;
+        self.list[s].push(w as u16);
+    }
+
+    /// Takes window `w` (in the set) out of side `s`'s set.
+    #[inline]
+    fn remove(&mut self, s: usize, w: usize) {
+        let i = self.place[w][s] as usize;
+        let last = self.list[s].pop().expect("window in the set");
+        if last as usize != w {
+            self.list[s][i] = last;
+            self.place[last as usize][s] = i as u16;
+        }
+        self.place[w][s] = NO_POS;
+    }
+}
+
 /// A connect6 position on a square board of `MIN_SIZE..=MAX_SIZE` (default 19).
 ///
 /// Black places one stone first, then each side places two stones per turn; six or more in a
@@ -215,14 +260,10 @@ pub struct Connect6 {
     /// over the windows through the cell, kept up to date as window codes change.
     pub(crate) cell_score: Vec<[i32; 2]>,
     /// Per side: the windows that are threats (>= 4 own stones, no opposing stone).
-    pub(crate) threats: [Vec<u16>; 2],
-    /// Per window and side: its index in `threats[side]`, or `NO_POS`.
-    threat_pos: Vec<[u16; 2]>,
+    pub(crate) threats: WindowSets,
     /// Per side: the live windows (>= 2 own stones, no opposing stone), the only ones from
     /// which a turn can make a threat.
-    pub(crate) live: [Vec<u16>; 2],
-    /// Per window and side: its index in `live[side]`, or `NO_POS`.
-    live_pos: Vec<[u16; 2]>,
+    pub(crate) live: WindowSets,
     /// Per side and stone count `n` (1..=5): the windows holding `n` of that side's stones and
     /// none of the other's (indices 0 and 6 stay 0: empty windows and sixes are not counted).
     pub(crate) counts: [[i32; WIN + 1]; 2],
@@ -294,16 +335,8 @@ impl Connect6 {
                     [n * STONE_VALUE[0][0], n * STONE_VALUE[1][0]]
                 })
                 .collect(),
-            threats: [
-                Vec::with_capacity(geo.windows.len()),
-                Vec::with_capacity(geo.windows.len()),
-            ],
-            threat_pos: vec![[NO_POS; 2]; geo.windows.len()],
-            live: [
-                Vec::with_capacity(geo.windows.len()),
-                Vec::with_capacity(geo.windows.len()),
-            ],
-            live_pos: vec![[NO_POS; 2]; geo.windows.len()],
+            threats: WindowSets::new(geo.windows.len()),
+            live: WindowSets::new(geo.windows.len()),
             counts: [[0; WIN + 1]; 2],
             sixes: [0, 0],
             near: vec![0; cells],
@@ -697,9 +730,9 @@ impl Connect6 {
                 self.counts[s][a] -= i32::from(a > 0);
                 self.counts[s][a + 1] += i32::from(a + 1 < WIN);
                 if a + 1 == 2 {
-                    self.live_insert(s, w);
+                    self.live.insert(s, w);
                 } else if a + 1 == 4 {
-                    self.threat_insert(s, w);
+                    self.threats.insert(s, w);
                 } else if a + 1 == WIN {
                     self.sixes[s] += 1;
                 }
@@ -707,10 +740,10 @@ impl Connect6 {
             if a == 0 && b > 0 {
                 self.counts[o][b] -= i32::from(b < WIN);
                 if b >= 2 {
-                    self.live_remove(o, w);
+                    self.live.remove(o, w);
                 }
                 if b >= 4 {
-                    self.threat_remove(o, w);
+                    self.threats.remove(o, w);
                 }
             }
         }
@@ -737,9 +770,9 @@ impl Connect6 {
                 self.counts[s][a] -= i32::from(a < WIN);
                 self.counts[s][a - 1] += i32::from(a > 1);
                 if a == 2 {
-                    self.live_remove(s, w);
+                    self.live.remove(s, w);
                 } else if a == 4 {
-                    self.threat_remove(s, w);
+                    self.threats.remove(s, w);
                 } else if a == WIN {
                     self.sixes[s] -= 1;
                 }
@@ -747,10 +780,10 @@ impl Connect6 {
             if a == 1 && b > 0 {
                 self.counts[o][b] += i32::from(b < WIN);
                 if b >= 2 {
-                    self.live_insert(o, w);
+                    self.live.insert(o, w);
                 }
                 if b >= 4 {
-                    self.threat_insert(o, w);
+                    self.threats.insert(o, w);
                 }
             }
         }
@@ -799,40 +832,6 @@ impl Connect6 {
             self.cand_pos[last as usize] = i as u16;
         }
         self.cand_pos[c] = NO_POS;
-    }
-
-    #[inline]
-    fn threat_insert(&mut self, s: usize, w: usize) {
-        self.threat_pos[w][s] = self.threats[s].len() as u16;
-        self.threats[s].push(w as u16);
-    }
-
-    #[inline]
-    fn threat_remove(&mut self, s: usize, w: usize) {
-        let i = self.threat_pos[w][s] as usize;
-        let last = self.threats[s].pop().expect("threat window present");
-        if last as usize != w {
-            self.threats[s][i] = last;
-            self.threat_pos[last as usize][s] = i as u16;
-        }
-        self.threat_pos[w][s] = NO_POS;
-    }
-
-    #[inline]
-    fn live_insert(&mut self, s: usize, w: usize) {
-        self.live_pos[w][s] = self.live[s].len() as u16;
-        self.live[s].push(w as u16);
-    }
-
-    #[inline]
-    fn live_remove(&mut self, s: usize, w: usize) {
-        let i = self.live_pos[w][s] as usize;
-        let last = self.live[s].pop().expect("live window present");
-        if last as usize != w {
-            self.live[s][i] = last;
-            self.live_pos[last as usize][s] = i as u16;
-        }
-        self.live_pos[w][s] = NO_POS;
     }
 
     /// Advances the turn state after one stone.
@@ -900,7 +899,7 @@ impl Connect6 {
     /// The smallest number of blocking points (capped at `cap`) that hit every threat window
     /// of side `s` not already hit by `blocked[..nb]`.
     pub(crate) fn hitting(&self, s: usize, blocked: &mut [u16; 3], nb: usize, cap: u8) -> u8 {
-        self.hitting_windows(&self.threats[s], &[], blocked, nb, cap)
+        self.hitting_windows(self.threats.of(s), &[], blocked, nb, cap)
     }
 
     /// The smallest number of empty points (not among `added`, which count as occupied;
@@ -943,12 +942,12 @@ impl Connect6 {
     #[doc(hidden)]
     #[must_use]
     pub fn live_window_count(&self, side: Side) -> usize {
-        self.live[side.index()].len()
+        self.live.of(side.index()).len()
     }
 
     /// The threat windows of `side` (indices into the geometry), for diagnostics and search.
     pub(crate) fn threat_windows(&self, s: usize) -> &[u16] {
-        &self.threats[s]
+        self.threats.of(s)
     }
 
     /// The Zobrist key computed from scratch (stones and turn state), for checking the

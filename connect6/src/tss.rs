@@ -465,7 +465,7 @@ pub(crate) fn candidate_pairs(pos: &mut Connect6, pairs: &mut Vec<(u16, u16)>) {
     let mut e2 = [0u16; 128];
     let mut n2 = 0;
     let mut mark = [0u8; crate::MAX_SIZE * crate::MAX_SIZE];
-    for &w in &pos.live[a] {
+    for &w in pos.live.of(a) {
         let w = w as usize;
         let cnt = pos.wcnt[w];
         if cnt[d] != 0 || cnt[a] < 2 {
@@ -524,7 +524,7 @@ fn single_threat_pairs(pos: &Connect6, pairs: &mut Vec<(u16, u16)>) {
     let a = pos.side.index();
     let d = 1 - a;
     let mut makers: Vec<u16> = Vec::new();
-    for &w in &pos.live[a] {
+    for &w in pos.live.of(a) {
         let w = w as usize;
         let cnt = pos.wcnt[w];
         if cnt[d] != 0 || !(2..=3).contains(&cnt[a]) {
