@@ -14,6 +14,7 @@ mod registry;
 mod serve;
 #[cfg(test)]
 mod testgame;
+mod tune_data;
 
 use std::ffi::OsString;
 use std::io::{self, BufRead, IsTerminal};
@@ -199,8 +200,8 @@ enum Command {
     /// position (gomoku `rule size moves`, connect6 `size moves`, xiangqi a FEN). Runs with
     /// different seeds are independent shards.
     Selfplay(SelfplayArgs),
-    /// Fit the evaluation weights of a game to `qi selfplay` data (Texel tuning) and write
-    /// them as the game crate's Rust source (docs/tuning.md).
+    /// Fit the evaluation weights of a game to `qi selfplay` data or game records (Texel
+    /// tuning) and write them as the game crate's Rust source (docs/tuning.md).
     Tune(TuneArgs),
 }
 
@@ -252,7 +253,8 @@ struct TuneArgs {
     /// The game whose weights are fitted (renju data is gomoku data).
     #[arg(value_parser = registry::game_parser())]
     game: GameArg,
-    /// Data files written by `qi selfplay`.
+    /// Data files written by `qi selfplay`, or game records (`qi match --records`, `save`):
+    /// every position of each game that ended by the rules, labelled with its result.
     #[arg(long, value_name = "FILE", num_args = 1.., required = true)]
     data: Vec<PathBuf>,
     /// Adam epochs (passes over the data).
@@ -540,8 +542,13 @@ fn tune_command(a: &TuneArgs) -> Result<(), CliError> {
         || std::thread::available_parallelism().map_or(1, usize::from),
         usize::from,
     );
+    let data = a
+        .data
+        .iter()
+        .map(|path| tune_data::read(path, a.game.0))
+        .collect::<Result<Vec<_>, _>>()?;
     let settings = game_frame::tuning::Settings {
-        data: a.data.clone(),
+        data,
         epochs: a.epochs as usize,
         learning_rate: a.lr,
         threads,

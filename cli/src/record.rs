@@ -101,16 +101,24 @@ pub fn parse(text: &str) -> Result<Record, String> {
 /// after move text (`qi match --records` writes one record after another).
 #[must_use]
 pub fn first_game(text: &str) -> (&str, usize) {
-    let mut games = 1;
-    let mut end = None;
+    let games = games(text);
+    (games[0], games.len())
+}
+
+/// The games of a file, in order (at least one: the whole text when it holds no second game).
+/// A new game starts at a tag line after move text.
+#[must_use]
+pub fn games(text: &str) -> Vec<&str> {
+    let mut games = Vec::new();
+    let mut start = 0;
     let mut seen_moves = false;
     let mut offset = 0;
     for line in text.split_inclusive('\n') {
         let t = line.trim();
         if t.starts_with('[') {
             if seen_moves {
-                games += 1;
-                end.get_or_insert(offset);
+                games.push(&text[start..offset]);
+                start = offset;
                 seen_moves = false;
             }
         } else if !t.is_empty() && !t.starts_with(';') && !t.starts_with('%') {
@@ -118,7 +126,8 @@ pub fn first_game(text: &str) -> (&str, usize) {
         }
         offset += line.len();
     }
-    (&text[..end.unwrap_or(text.len())], games)
+    games.push(&text[start..]);
+    games
 }
 
 /// The value of the tag `side` (a side's name, `Black`, `White` or `Red`) in the first game

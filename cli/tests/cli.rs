@@ -1129,6 +1129,90 @@ fn xiangqi_board_from_the_humans_side_and_ascii_without_chinese() {
 
 // ----- tuning -----
 
+/// `qi tune --data` reads game records (`qi match --records`): one data line per ply of each
+/// game that ended by the rules (connect6's mid-turn positions too: 12 stones, 12 positions),
+/// none of a game cut short; a record of another game, or a file that is not UTF-8, is
+/// refused with the file (and game or line) named.
+#[test]
+fn tune_reads_game_records() {
+    let records = temp_file("c6-records.pgn");
+    std::fs::write(
+        &records,
+        "[Game \"Connect6\"]\n[Black \"qi\"]\n[White \"cloudict\"]\n[Result \"1-0\"]\n\
+         [Size \"19\"]\n\n1. j10 a1a2 2. j11j12 a3a4 3. j13j14 b1b2 4. j9j15 1-0\n\n\
+         [Game \"Connect6\"]\n[Result \"0-1\"]\n[Termination \"time forfeit\"]\n\
+         [Size \"19\"]\n\n1. j10 k10k11 0-1\n",
+    )
+    .unwrap();
+    let out = temp_file("c6-weights.rs");
+    let o = run(
+        &[
+            "tune",
+            "connect6",
+            "--data",
+            records.to_str().unwrap(),
+            "--epochs",
+            "1",
+            "--threads",
+            "1",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    let first = err.lines().next().unwrap();
+    let (used, rest) = first.split_once(" positions (").unwrap();
+    let skipped = rest.split_once(' ').unwrap().0;
+    assert_eq!(
+        used.parse::<usize>().unwrap() + skipped.parse::<usize>().unwrap(),
+        12,
+        "{err}"
+    );
+    // The header names the records (its lines wrapped at a width the temp path moves).
+    let weights = std::fs::read_to_string(&out)
+        .unwrap()
+        .replace("\n//! ", " ");
+    let weights = weights.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        weights.contains("c6-records.pgn: 1 game(s) ended by the rules, 1 cut short (skipped)"),
+        "{weights}"
+    );
+
+    let gomoku = temp_file("gomoku-records.pgn");
+    std::fs::write(
+        &gomoku,
+        "[Game \"Gomoku\"]\n[Result \"*\"]\n[Rule \"freestyle\"]\n[Size \"15\"]\n\n1. h8 i9 *\n",
+    )
+    .unwrap();
+    let o = run(
+        &["tune", "connect6", "--data", gomoku.to_str().unwrap()],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(
+            "gomoku-records.pgn (game 1): the record is a gomoku game: expected connect6 records"
+        ),
+        "{}",
+        stderr(&o)
+    );
+
+    let binary = temp_file("c6-binary.txt");
+    std::fs::write(&binary, b"1-0\t19 j10\n\xff\xfe\n").unwrap();
+    let o = run(
+        &["tune", "connect6", "--data", binary.to_str().unwrap()],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("c6-binary.txt:2: not UTF-8 text"),
+        "{}",
+        stderr(&o)
+    );
+}
+
 /// `qi tune --policy` fits the move ordering to the moves of the data and writes the table; a
 /// bad result is refused with its line, as the evaluation's fit refuses it, and an output path
 /// in a folder that does not exist is refused before any fitting.

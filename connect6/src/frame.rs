@@ -389,6 +389,10 @@ impl Rules for Connect6 {
         }
     }
 
+    fn tune_text(&self) -> Option<String> {
+        Some(game_core::tune::Tunable::to_text(self))
+    }
+
     fn start_tags(&self) -> Vec<(&'static str, String)> {
         let mut tags = vec![("Size", self.size().to_string())];
         let (black, white) = self.setup_stones();

@@ -145,6 +145,12 @@ pub trait Rules: Position {
     /// The record tags that describe this position as a start (rule, size, FEN, setup).
     fn start_tags(&self) -> Vec<(&'static str, String)>;
 
+    /// This position in `qi tune`'s data form (`game_core::tune::Tunable::to_text`), for a
+    /// game with a tunable evaluation. Default `None`: the game has none.
+    fn tune_text(&self) -> Option<String> {
+        None
+    }
+
     /// The moves of a record from `start`, one string per turn in order. Default: each turn's
     /// plies in [`Position::format_move`] joined.
     fn record_turns(start: &Self, turns: &[Vec<Self::Move>]) -> Vec<String> {

@@ -160,6 +160,10 @@ pub trait Game: Send {
     fn protocol_turns(&self, notation: &str) -> Option<Vec<(Side, String)>>;
     /// The record tags of the start position ([`Rules::start_tags`]: rule, size, FEN, setup).
     fn start_tags(&self) -> Vec<(&'static str, String)>;
+    /// Every position after each ply from the start to now (mid-turn positions included), in
+    /// `qi tune`'s data form ([`Rules::tune_text`]); empty for a game without a tunable
+    /// evaluation.
+    fn tune_positions(&self) -> Vec<String>;
 }
 
 /// A game in progress: the start position, the current one, the turns played and an engine.
@@ -355,6 +359,21 @@ impl<R: Rules> Game for Session<R> {
             self.push_ply(mover, mv);
         }
         Ok(texts.concat())
+    }
+
+    fn tune_positions(&self) -> Vec<String> {
+        if self.start.tune_text().is_none() {
+            return Vec::new();
+        }
+        let mut pos = self.start.clone();
+        let mut out = Vec::new();
+        for (_, plies) in &self.turns {
+            for &mv in plies {
+                pos.play_input(mv);
+                out.extend(pos.tune_text());
+            }
+        }
+        out
     }
 
     fn turn_sides(&self) -> Vec<Side> {

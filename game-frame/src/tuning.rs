@@ -11,11 +11,21 @@ use tune::{
 
 use crate::FrameError;
 
+/// One data input of `qi tune`: its name in messages (the file) and its text, in the format of
+/// `qi selfplay`'s data files (`tune::data`).
+#[derive(Clone, Debug)]
+pub struct DataText {
+    /// The file the text came from, as messages name it.
+    pub name: String,
+    /// Comment lines (`#`) and `result<TAB>position` lines.
+    pub text: String,
+}
+
 /// What `qi tune` was asked.
 #[derive(Clone, Debug)]
 pub struct Settings {
-    /// Data files written by `qi selfplay`.
-    pub data: Vec<PathBuf>,
+    /// The data, one entry per file given.
+    pub data: Vec<DataText>,
     /// Adam epochs.
     pub epochs: usize,
     /// Adam step size in weight units.
@@ -38,7 +48,7 @@ pub fn run<P: Tunable>(settings: &Settings) -> Result<(), FrameError> {
     check_out(settings)?;
     let mut data = Dataset::for_game::<P>();
     for file in &settings.data {
-        data.read_file::<P>(file, settings.threads)
+        data.read_text::<P>(&file.name, &file.text, settings.threads)
             .map_err(|e| FrameError::Usage(e.to_string()))?;
     }
     if data.is_empty() {
@@ -85,14 +95,15 @@ pub fn run<P: Tunable>(settings: &Settings) -> Result<(), FrameError> {
     }
     let mut sources: Vec<String> = Vec::new();
     for c in &data.comments {
-        if c.starts_with("qi selfplay") && !sources.contains(c) {
+        let source = c.starts_with("qi selfplay") || c.starts_with("records ");
+        if source && !sources.contains(c) {
             sources.push(c.clone());
         }
     }
     let mut provenance = vec![
         format!("Tuned by `{}`", settings.command),
         format!(
-            "from {} positions of self-play (K = {k:.6}; mean squared error {before:.6} with the \
+            "from {} positions of games (K = {k:.6}; mean squared error {before:.6} with the \
              previous weights, {after:.6} with these and a first-side advantage of {colour:.0}). \
              The data came from:",
             data.len()
@@ -152,7 +163,7 @@ pub fn run_policy<P: PolicyTunable>(settings: &Settings) -> Result<(), FrameErro
     check_out(settings)?;
     let mut data = PolicyData::for_game::<P>();
     for file in &settings.data {
-        data.read_file::<P>(file, settings.threads)
+        data.read_text::<P>(&file.name, &file.text, settings.threads)
             .map_err(|e| FrameError::Usage(e.to_string()))?;
     }
     if data.is_empty() {

@@ -450,6 +450,10 @@ impl Rules for Board {
         let _ = self.play_checked(mv);
     }
 
+    fn tune_text(&self) -> Option<String> {
+        Some(game_core::tune::Tunable::to_text(self))
+    }
+
     fn start_tags(&self) -> Vec<(&'static str, String)> {
         let mut tags = vec![
             ("Rule", self.rule().to_string()),

@@ -388,6 +388,10 @@ impl Rules for Position {
             .map_err(|e| e.to_string())
     }
 
+    fn tune_text(&self) -> Option<String> {
+        Some(game_core::tune::Tunable::to_text(self))
+    }
+
     fn start_tags(&self) -> Vec<(&'static str, String)> {
         vec![("Format", "ICCS".to_string()), ("FEN", self.to_fen())]
     }
