@@ -261,7 +261,7 @@ struct TuneArgs {
     #[arg(long, value_name = "N", default_value_t = 400, value_parser = clap::value_parser!(u32).range(0..=1_000_000))]
     epochs: u32,
     /// Adam step size, in weight units per epoch.
-    #[arg(long, value_name = "X", default_value_t = 1.0, value_parser = parse_rate)]
+    #[arg(long, value_name = "X", default_value_t = 1.0, value_parser = parse_rate, allow_hyphen_values = true)]
     lr: f64,
     /// Threads (default: every core).
     #[arg(long, value_name = "T", value_parser = clap::value_parser!(u16).range(1..=256))]
@@ -491,6 +491,22 @@ fn selfplay(a: &SelfplayArgs) -> Result<(), CliError> {
     let openings = match &a.openings {
         None => None,
         Some(path) => {
+            let p = &a.position;
+            let given = [
+                ("--rule", p.rule.is_some()),
+                ("--size", p.size.is_some()),
+                ("--fen", p.fen.is_some()),
+                ("--moves", p.moves.is_some()),
+                ("--black", p.black.is_some()),
+                ("--white", p.white.is_some()),
+                ("--to-move", p.to_move.is_some()),
+            ];
+            if let Some((flag, _)) = given.iter().find(|(_, on)| *on) {
+                return Err(CliError::Usage(format!(
+                    "{flag} cannot be given with --openings: each line of {} is a whole start position (rule and size included); leave {flag} out, or --openings",
+                    path.display()
+                )));
+            }
             let text = std::fs::read_to_string(path).map_err(|e| {
                 CliError::Usage(format!("--openings: cannot read {}: {e}", path.display()))
             })?;
@@ -516,9 +532,19 @@ fn selfplay(a: &SelfplayArgs) -> Result<(), CliError> {
         command: command_line(),
     };
     let mut out: Box<dyn io::Write + Send> = match &a.out {
-        Some(path) => Box::new(io::BufWriter::new(std::fs::File::create(path).map_err(
-            |e| CliError::Failed(format!("cannot create {}: {e}", path.display())),
-        )?)),
+        // Data is slow to make: an existing file is never overwritten.
+        Some(path) => Box::new(io::BufWriter::new(
+            std::fs::File::create_new(path).map_err(|e| {
+                if e.kind() == io::ErrorKind::AlreadyExists {
+                    CliError::Usage(format!(
+                        "--out {} already exists: selfplay does not overwrite data; give a new file name or remove the old file",
+                        path.display()
+                    ))
+                } else {
+                    CliError::Failed(format!("cannot create {}: {e}", path.display()))
+                }
+            })?,
+        )),
         None => Box::new(io::stdout()),
     };
     let summary = a

@@ -662,6 +662,32 @@ fn bad_input_is_one_line_and_exit_2() {
             &["play", "xiangqi", "--load", bad_move.to_str().unwrap()],
             "",
         ),
+        (
+            &["selfplay", "gomoku", "--out", bad_fen.to_str().unwrap()],
+            "",
+        ),
+        (
+            &[
+                "selfplay",
+                "gomoku",
+                "--openings",
+                bad_fen.to_str().unwrap(),
+                "--size",
+                "9",
+            ],
+            "",
+        ),
+        (
+            &[
+                "tune",
+                "gomoku",
+                "--data",
+                bad_fen.to_str().unwrap(),
+                "--lr",
+                "-1",
+            ],
+            "",
+        ),
         (&[], "hello\n"),
     ];
     let mut text = String::new();

@@ -208,6 +208,19 @@ impl Session {
             ("vcf", None) => self.engine.set_threat_search(true),
             ("unvcf", None) => self.engine.set_threat_search(false),
             ("print", None) => writeln!(out, "{}", self.pos)?,
+            ("new" | "move" | "black" | "white" | "depth" | "time", None) => {
+                let form = match cmd_lower.as_str() {
+                    "new" => "`new black` or `new white`",
+                    "move" => "the opponent's stones, `move XXXX` (`move JJ` for Black's first)",
+                    "black" | "white" => "the stones to place, such as `black JJKK`",
+                    "depth" => "a number of turns 1..30, such as `depth 4`",
+                    _ => "milliseconds per turn, such as `time 1000`",
+                };
+                error_line(out, &format!("`{cmd}` needs an argument: expected {form}"))?;
+            }
+            ("quit" | "exit" | "name" | "help" | "next" | "vcf" | "unvcf" | "print", Some(a)) => {
+                error_line(out, &format!("`{cmd} {a}`: `{cmd}` takes no argument"))?
+            }
             _ => error_line(
                 out,
                 &format!("unknown command `{}` (try `help`)", line.trim()),

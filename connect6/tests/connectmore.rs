@@ -27,6 +27,31 @@ fn basics_and_errors() {
     insta::assert_snapshot!(out);
 }
 
+/// A command without its argument, or with one it does not take, says what it expects and
+/// changes nothing: the game below goes on as if those lines were not there.
+#[test]
+fn missing_and_extra_arguments_are_named() {
+    let out = session("new\nmove\nblack\ndepth\ntime\nnext x\nprint x\nnew white\nprint\nquit\n");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[..7],
+        [
+            "error `new` needs an argument: expected `new black` or `new white`",
+            "error `move` needs an argument: expected the opponent's stones, `move XXXX` (`move JJ` for Black's first)",
+            "error `black` needs an argument: expected the stones to place, such as `black JJKK`",
+            "error `depth` needs an argument: expected a number of turns 1..30, such as `depth 4`",
+            "error `time` needs an argument: expected milliseconds per turn, such as `time 1000`",
+            "error `next x`: `next` takes no argument",
+            "error `print x`: `print` takes no argument",
+        ],
+        "{out}"
+    );
+    assert!(
+        out.ends_with("Black to move, 1 stone(s) to place\n"),
+        "{out}"
+    );
+}
+
 #[test]
 fn help_lists_the_commands() {
     insta::assert_snapshot!(session("help\nexit\n"));

@@ -349,8 +349,24 @@ impl Brain {
                 .map_err(|_| format!("INFO {key}: expected an integer, got {v:?}"))
         };
         match key.as_str() {
-            "timeout_turn" => self.timeout_turn = int(value)?,
-            "timeout_match" => self.timeout_match = int(value)?,
+            "timeout_turn" | "timeout_match" => {
+                let v = int(value)?;
+                if v < 0 {
+                    return Err(format!(
+                        "INFO {key} {v}: expected milliseconds, 0 or more (0: {})",
+                        if key == "timeout_turn" {
+                            "as fast as possible"
+                        } else {
+                            "no match limit"
+                        }
+                    ));
+                }
+                if key == "timeout_turn" {
+                    self.timeout_turn = v;
+                } else {
+                    self.timeout_match = v;
+                }
+            }
             "time_left" => self.time_left = int(value)?,
             "max_memory" => {
                 self.max_memory = int(value)?;

@@ -170,6 +170,7 @@ fn bad_lines_change_nothing() {
         "INFO max_depth 2",
         "INFO rule 4",
         "INFO timeout_turn abc",
+        "INFO timeout_turn -5",
         "INFO some_new_key 5",
         "INFO thread_num 1",
         "INFO hash_size 65536",
@@ -203,6 +204,10 @@ fn bad_lines_change_nothing() {
     ]);
     // Black (us) has a double three at 10,7 (row 7: 7,8,_,10 and column 10: 5,6,7).
     assert!(s.contains("FORBID 1007."), "{s}");
+    assert!(
+        s.contains("INFO timeout_turn -5: expected milliseconds, 0 or more"),
+        "{s}"
+    );
     insta::assert_snapshot!(s);
 }
 
