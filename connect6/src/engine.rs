@@ -52,12 +52,22 @@ pub struct EngineLimits {
     /// Maximum alpha-beta depth in turns (the root turn counts as 1): the shared search
     /// goes `stones_left + 2 * (depth - 1)` stones deep.
     pub depth: Option<u32>,
-    /// Time for this turn (wall clock). The threat searches end by [`DEFENCE_SHARE`] of it; the
-    /// alpha-beta search starts no new iteration after [`ITERATION_START`] of what is left
+    /// Time for this turn (wall clock). The engine plans with the turn less a reserve of 1/32
+    /// of it (2 to 50 ms) for the reply; the threat searches end by [`DEFENCE_SHARE`] of that;
+    /// the alpha-beta search starts no new iteration after [`ITERATION_START`] of what is left
     /// and stops at 100%.
     pub time: Option<Duration>,
     /// Maximum alpha-beta nodes (stones played by the shared search).
     pub nodes: Option<u64>,
+}
+
+/// The part of a turn's time the engine plans to use: the turn less a reserve of 1/32 of it
+/// (2 to 50 ms) for the last node-count check before the search sees its deadline, the
+/// second stone's search and the reply, so that the answer comes within the turn (at 500 ms
+/// a turn the engine answered up to 8 ms late without it).
+fn within_turn(turn: Duration) -> Duration {
+    let reserve = (turn / 32).clamp(Duration::from_millis(2), Duration::from_millis(50));
+    turn.saturating_sub(reserve).max(Duration::from_millis(1))
 }
 
 /// How the engine chose its turn.
@@ -205,6 +215,10 @@ impl Engine {
     ) -> Option<Analysis> {
         pos.game_end().is_none().then_some(())?;
         let start = Instant::now();
+        let limits = &EngineLimits {
+            time: limits.time.map(within_turn),
+            ..limits.clone()
+        };
         let size = pos.size();
         let mut pos = pos.clone();
         // Stones of this turn: two, or one on Black's first turn or on the last empty point.
