@@ -688,6 +688,11 @@ fn bad_input_is_one_line_and_exit_2() {
             ],
             "",
         ),
+        (
+            &["moves", "gomoku", "--moves", "h8", "--to-move", "black"],
+            "",
+        ),
+        (&["moves", "connect6", "--to-move", "white"], ""),
         (&[], "hello\n"),
     ];
     let mut text = String::new();

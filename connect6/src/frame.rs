@@ -46,6 +46,12 @@ impl Connect6Spec {
         }
         let size = args.size.unwrap_or(DEFAULT_SIZE);
         let empty = Connect6::new(size).map_err(|e| usage(format!("--size: {e}")))?;
+        if args.to_move.is_some() && args.black.is_none() && args.white.is_none() {
+            return Err(usage(
+                "--to-move is the side to move of a stone setup (--black/--white stones); \
+                 from the empty board or after --moves the side to move follows from the moves",
+            ));
+        }
         if args.black.is_none() && args.white.is_none() && args.to_move.is_none() {
             return Ok(empty);
         }

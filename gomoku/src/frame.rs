@@ -79,6 +79,12 @@ impl GomokuSpec {
         }
         let size = args.size.unwrap_or(DEFAULT_SIZE);
         let mut board = Board::new(size, rule).map_err(|e| usage(format!("--size: {e}")))?;
+        if args.to_move.is_some() && args.black.is_none() && args.white.is_none() {
+            return Err(usage(
+                "--to-move is the side to move of a stone setup (--black/--white stones); \
+                 from the empty board or after --moves the side to move follows from the moves",
+            ));
+        }
         if args.black.is_some() || args.white.is_some() || args.to_move.is_some() {
             let stones = |flag: &str, text: &Option<String>| -> Result<Vec<Point>, FrameError> {
                 match text {
