@@ -42,7 +42,8 @@ impl Record {
 /// Splits a record into tags and move tokens.
 ///
 /// # Errors
-/// A malformed tag line (line number and what is expected).
+/// A malformed tag line (line number and what is expected); a `{comment}` or `(variation)`
+/// left open.
 pub fn parse(text: &str) -> Result<Record, String> {
     let mut record = Record::default();
     let mut movetext = String::new();
@@ -80,6 +81,13 @@ pub fn parse(text: &str) -> Result<Record, String> {
             _ if depth_brace == 0 && depth_paren == 0 => clean.push(c),
             _ => {}
         }
+    }
+    // An open comment or variation would silently swallow the rest of the moves.
+    if depth_brace > 0 {
+        return Err("a {comment} is not closed: expected } before the end of the record".into());
+    }
+    if depth_paren > 0 {
+        return Err("a (variation) is not closed: expected ) before the end of the record".into());
     }
     for token in clean.split_whitespace() {
         // Strip a move number prefix (`12.`, `12...`, `12.h8`).

@@ -607,6 +607,12 @@ fn bad_input_is_one_line_and_exit_2() {
     std::fs::write(&bad_fen, "[Game \"Chinese Chess\"]\n[FEN \"bad\"]\n").unwrap();
     let bad_move = temp_file("bad-move.txt");
     std::fs::write(&bad_move, "[Game \"Gomoku\"]\n\n1. h8 h8 *\n").unwrap();
+    let open_comment = temp_file("open-comment.txt");
+    std::fs::write(
+        &open_comment,
+        "[Game \"Gomoku\"]\n\n1. h8 {a note that never ends i9 2. h9 *\n",
+    )
+    .unwrap();
     let cases: &[(&[&str], &str)] = &[
         (&["play", "chess"], ""),
         (&["moves"], ""),
@@ -693,6 +699,7 @@ fn bad_input_is_one_line_and_exit_2() {
             "",
         ),
         (&["moves", "connect6", "--to-move", "white"], ""),
+        (&["play", "--load", open_comment.to_str().unwrap()], ""),
         (&[], "hello\n"),
     ];
     let mut text = String::new();
