@@ -302,3 +302,46 @@ fn singular_extension_plays_legal_lines() {
         );
     }
 }
+
+/// Late-move pruning that keeps one move a node and prunes in mate windows too
+/// ([`game_core::search::Pruning::lmp_mate`]): the search skips most moves, so its wins may be
+/// longer than the shortest, but every win it reports is one that minimax finds within that
+/// many plies. In a mate window pruning waits for a searched move that does not lose, so a
+/// skipped defence never makes the opponent's win. (Outside mate windows a node whose searched
+/// moves all lost still fails low with that loss, as before; such a loss is not proven.)
+#[test]
+fn late_move_pruning_in_mate_windows_reports_only_real_wins() {
+    let options = SearchOptions {
+        pruning: game_core::search::Pruning {
+            lmp_depth: 64,
+            lmp_base: 1,
+            lmp_scale: 0,
+            lmp_power: 100,
+            lmp_pv: true,
+            lmp_mate: true,
+            ..game_core::search::Pruning::OFF
+        },
+        ..SearchOptions::default()
+    };
+    let template = KInARow::new(4, 4, 3, 1, 1);
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let mut wins = 0;
+    for _ in 0..500 {
+        let mut pos = random_position(&mut rng, &template, 6);
+        let result = search(&pos, options.clone(), 6);
+        let ScoreView::MatePlies(plies) = result.score_view() else {
+            continue;
+        };
+        if plies > 0 {
+            wins += 1;
+            let plies = plies.unsigned_abs();
+            let exact = minimax(&mut pos, &RandomEval, plies);
+            assert!(
+                exact >= game_core::score::mate_in(plies),
+                "key {:#x}",
+                pos.key()
+            );
+        }
+    }
+    assert!(wins >= 20, "only {wins} wins claimed");
+}

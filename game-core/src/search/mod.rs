@@ -112,7 +112,8 @@ pub struct SearchOptions {
 /// Selective pruning at shallow depth (the Stockfish family's reverse futility, razoring and
 /// late-move pruning, and logarithmic late-move reductions). Margins are in the game's
 /// evaluation units, so each game sets its own; a depth limit of 0 switches a technique off.
-/// Non-PV nodes only, never in check (a game's [`Position::in_check`]), never near a mate score.
+/// Non-PV nodes only, never in check (a game's [`Position::in_check`]), never near a mate score
+/// (late-move pruning may opt in: [`Pruning::lmp_mate`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Pruning {
     /// Reverse futility (static null move): at depth `<= futility_depth` a node whose static
@@ -140,6 +141,14 @@ pub struct Pruning {
     pub lmp_power: i32,
     /// Late-move pruning at PV nodes too (never at the root).
     pub lmp_pv: bool,
+    /// Late-move pruning in a window with a mate score at either end too (Rapfi and
+    /// Stockfish prune in any window), there only once a searched move does not lose: a node
+    /// whose every searched move is mated searches on, so that a proof of a loss never rests
+    /// on a skipped defence. Without it late-move pruning stops in mate windows, and
+    /// the search that has to prove a threat sequence searches every move: on positions
+    /// where Rapfi proves a win within 0.4 s, qi at 0.5 s proved 47 of 201 (freestyle) and
+    /// 56 of 210 (renju) without it, 87 and 87 with it. Outside mate windows nothing changes.
+    pub lmp_mate: bool,
 
     /// Singular extension: from this depth on (0: off), a node whose table move failed high
     /// at nearly this depth searches the other moves at half depth against the table score
@@ -178,6 +187,7 @@ impl Pruning {
         lmp_scale: 0,
         lmp_power: 200,
         lmp_pv: false,
+        lmp_mate: false,
         singular_depth: 0,
         singular_margin: 0,
         fail_high_margin: 0,

@@ -498,8 +498,7 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
         let mut best_move = None;
         let mut cutoff_index = None;
         let may_prune_moves = !in_check
-            && !is_mate_score(alpha)
-            && !is_mate_score(beta)
+            && (pruning.lmp_mate || (!is_mate_score(alpha) && !is_mate_score(beta)))
             && (!pv_node || pruning.lmp_pv);
         // Fail-high reduction: a cut node far above beta searches its quiet moves shallower.
         let likely_fail_high = pruning.fail_high_margin > 0
@@ -517,7 +516,10 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
             if excluded == Some(mv.code()) {
                 continue;
             }
-            let late = i >= lmp_limit.max(1);
+            // In a mate window, pruning waits for a searched move that does not lose.
+            let mate_window = is_mate_score(alpha) || is_mate_score(beta);
+            let late = i >= lmp_limit.max(1)
+                && (!pruning.lmp_mate || !mate_window || best_score > -MAX_EVAL);
             // Moves come best first and every tactical move and killer scores above every
             // other move: once late-move pruning has started, the first plain quiet move
             // means that only plain quiet moves remain, and none of them is searched.
