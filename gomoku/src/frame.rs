@@ -434,12 +434,13 @@ impl Rules for Board {
         view
     }
 
-    /// A forbidden Black move under renju is read (and then loses), not refused.
+    /// A forbidden Black move under renju, in either notation (`h8` or Gomocup `x,y`), is read
+    /// (and then loses), not refused.
     fn parse_turn(&self, text: &str) -> Result<Vec<Point>, String> {
         match self.parse_move(text) {
             Ok(p) => Ok(vec![p]),
             Err(GomokuError::Forbidden { .. }) => {
-                let p = self.parse_point(text).map_err(|e| e.to_string())?;
+                let p = self.parse_coordinates(text).map_err(|e| e.to_string())?;
                 Ok(vec![p])
             }
             Err(e) => Err(e.to_string()),

@@ -71,6 +71,21 @@ impl Board {
         }
     }
 
+    /// Reads one point in either notation: human `h8` ([`Board::parse_point`]) or Gomocup
+    /// `x,y` ([`parse_gomocup`], 0-based, `0,0` top-left), chosen by the comma. Checks only
+    /// that the point is on the board, not that it is empty or allowed.
+    ///
+    /// # Errors
+    /// [`GomokuError::BadCoordinate`] or [`GomokuError::OffBoard`] as the notation's parser.
+    pub fn parse_coordinates(&self, text: &str) -> Result<Point, GomokuError> {
+        let t = text.trim();
+        if t.contains(',') {
+            parse_gomocup(t, self.size())
+        } else {
+            self.parse_point(t)
+        }
+    }
+
     /// The first point where `side` makes a five, if any.
     #[must_use]
     pub fn five_point(&self, side: Side) -> Option<Point> {
@@ -184,12 +199,7 @@ impl Position for Board {
 
     /// Reads `h8` (or Gomocup `x,y`) and checks the move is legal here.
     fn parse_move(&self, text: &str) -> Result<Point, GomokuError> {
-        let t = text.trim();
-        let p = if t.contains(',') {
-            parse_gomocup(t, self.size())?
-        } else {
-            self.parse_point(t)?
-        };
+        let p = self.parse_coordinates(text)?;
         if self.game_end().is_some() {
             return Err(GomokuError::GameOver);
         }

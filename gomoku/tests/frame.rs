@@ -102,3 +102,29 @@ fn the_renju_board_view_marks_blacks_forbidden_points_and_the_last_stone() {
     // White to move: no forbidden points shown.
     assert!(view.hints.is_empty());
 }
+
+#[test]
+fn a_forbidden_renju_move_loses_in_either_notation() {
+    // Black to move with two open twos crossing at h8 (Gomocup 7,7): h8 is a double three.
+    // An engine that answers in Gomocup coordinates plays it as `7,7`; a CI match once
+    // reported that as an unreadable coordinate instead of the forbidden move it is.
+    for text in ["h8", "7,7", " 7,7 "] {
+        let setup = Setup {
+            black: Some("f8 g8 h10 h9".to_string()),
+            white: Some("a1 a3 a5 a7".to_string()),
+            ..Setup::default()
+        };
+        let mut game = RENJU.build(&setup, &EngineConfig::small()).unwrap();
+        game.play_text(text).unwrap();
+        let end = game.ending().expect("the forbidden move ends the game");
+        assert_eq!(end.outcome, game_core::Outcome::Win(Side::Second), "{text}");
+        assert_eq!(end.reason, "forbidden move (double three)", "{text}");
+    }
+    // Bad coordinates are still refused, with the notation that was expected.
+    let mut game = RENJU
+        .build(&Setup::default(), &EngineConfig::small())
+        .unwrap();
+    let err = game.play_text("15,7").unwrap_err();
+    assert!(err.contains("off the 15x15 board"), "{err}");
+    assert!(game.ending().is_none());
+}
