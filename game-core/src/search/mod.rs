@@ -147,7 +147,9 @@ pub struct Pruning {
     /// on a skipped defence. Without it late-move pruning stops in mate windows, and
     /// the search that has to prove a threat sequence searches every move: on positions
     /// where Rapfi proves a win within 0.4 s, qi at 0.5 s proved 47 of 201 (freestyle) and
-    /// 56 of 210 (renju) without it, 87 and 87 with it. Outside mate windows nothing changes.
+    /// 56 of 210 (renju) without it, 87 and 87 with it. Outside mate windows nothing changes,
+    /// but note that mate distance pruning makes beta a mate score at every full-window PV
+    /// node, so with `lmp_pv` those nodes count as mate windows and play changes even at depth 3.
     pub lmp_mate: bool,
 
     /// Singular extension: from this depth on (0: off), a node whose table move failed high

@@ -517,9 +517,10 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
                 continue;
             }
             // In a mate window, pruning waits for a searched move that does not lose.
-            let mate_window = is_mate_score(alpha) || is_mate_score(beta);
             let late = i >= lmp_limit.max(1)
-                && (!pruning.lmp_mate || !mate_window || best_score > -MAX_EVAL);
+                && (!pruning.lmp_mate
+                    || best_score > -MAX_EVAL
+                    || !(is_mate_score(alpha) || is_mate_score(beta)));
             // Moves come best first and every tactical move and killer scores above every
             // other move: once late-move pruning has started, the first plain quiet move
             // means that only plain quiet moves remain, and none of them is searched.
