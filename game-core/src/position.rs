@@ -179,4 +179,16 @@ pub trait Position: Clone + Send + Sync + 'static {
     fn rule_outcome(&mut self, _plies_from_root: u32) -> Option<Outcome> {
         None
     }
+
+    /// A forced result the position proves without search (Rapfi's quick win check), in
+    /// signed plies: `Some(n)` with `n > 0` when the side to move wins by its move `n` plies
+    /// from here at the latest whatever the opponent does (1: a win on the spot), `Some(-n)`
+    /// when it loses `n` plies from here whatever it does. The search scores it as a mate at
+    /// that distance at every node but the root, so it must be true: a claim that is not
+    /// turns into a false mate. Called on positions where the game is not over. Default
+    /// `None`.
+    #[inline]
+    fn forced_result(&self) -> Option<i32> {
+        None
+    }
 }

@@ -89,6 +89,7 @@ pub const PRUNING: Pruning = Pruning {
     lmp_power: 132,
     lmp_pv: true,
     lmp_mate: true,
+    mate_razor_depth: 2,
     singular_depth: 7,
     singular_margin: 2,
     fail_high_margin: 30,

@@ -92,6 +92,9 @@ pub struct SearchOptions {
     pub check_extension: bool,
     /// Quiescence search at the horizon for games that provide it.
     pub quiescence: bool,
+    /// Score the wins and losses a game proves without search
+    /// ([`Position::forced_result`]) as mates at every node but the root.
+    pub forced_results: bool,
     /// Cut off on a table entry only when it was searched to exactly the depth needed, not
     /// deeper. Normal play wants deeper entries (they are better information); the proof
     /// against fixed-depth [`minimax`] needs equal depth, because a position reached by paths
@@ -151,6 +154,13 @@ pub struct Pruning {
     /// but note that mate distance pruning makes beta a mate score at every full-window PV
     /// node, so with `lmp_pv` those nodes count as mate windows and play changes even at depth 3.
     pub lmp_mate: bool,
+    /// Mate razoring (Rapfi's razoring with VCF where alpha is a win): at depth
+    /// `<= mate_razor_depth` a non-PV node not in check whose alpha is a mate score for the
+    /// side to move (it has to prove a win) and that has no transposition-table entry yet
+    /// returns its quiescence score (our tactical moves only); the next iteration, which finds
+    /// the entry, searches it in full. It only fails low where a full search might prove a
+    /// win, so no mate it reports is false. 0: off.
+    pub mate_razor_depth: i32,
 
     /// Singular extension: from this depth on (0: off), a node whose table move failed high
     /// at nearly this depth searches the other moves at half depth against the table score
@@ -190,6 +200,7 @@ impl Pruning {
         lmp_power: 200,
         lmp_pv: false,
         lmp_mate: false,
+        mate_razor_depth: 0,
         singular_depth: 0,
         singular_margin: 0,
         fail_high_margin: 0,
@@ -217,6 +228,7 @@ impl Default for SearchOptions {
             late_move_reductions: true,
             check_extension: true,
             quiescence: true,
+            forced_results: true,
             equal_depth_cutoffs: false,
             quiescence_tt: false,
             quiescence_plies: 0,
@@ -227,7 +239,8 @@ impl Default for SearchOptions {
 
 impl SearchOptions {
     /// Only the sound enhancements: the table (with equal-depth cut-offs), aspiration, PVS and
-    /// ordering, with null move, late-move reductions, check extension and quiescence off. A
+    /// ordering, with null move, late-move reductions, check extension, quiescence and forced
+    /// results off. A
     /// search with these options returns exactly the [`minimax`] value at the same depth (for
     /// games whose [`Position::rule_outcome`] does not depend on the path).
     #[must_use]
@@ -237,6 +250,7 @@ impl SearchOptions {
             late_move_reductions: false,
             check_extension: false,
             quiescence: false,
+            forced_results: false,
             equal_depth_cutoffs: true,
             ..SearchOptions::default()
         }

@@ -38,6 +38,16 @@ pub(crate) fn outcome_score<P: Position>(pos: &P, outcome: Outcome, ply: usize) 
     }
 }
 
+/// The score of [`Position::forced_result`]'s `plies` at `ply`: a win or a loss that far on.
+#[inline]
+fn forced_score(plies: i32, ply: usize) -> Score {
+    if plies > 0 {
+        mate_in(ply as u32 + plies as u32)
+    } else {
+        mated_in(ply as u32 + plies.unsigned_abs())
+    }
+}
+
 /// `100 * ln(depth) * ln(move_number)` for logarithmic late-move reductions, `move_number` =
 /// `index + 1` (both clamped to 1..=63).
 #[inline]
@@ -351,6 +361,11 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
         if let Some(outcome) = self.pos.rule_outcome(ply as u32) {
             return outcome_score(&self.pos, outcome, ply);
         }
+        if self.options.forced_results
+            && let Some(plies) = self.pos.forced_result()
+        {
+            return forced_score(plies, ply);
+        }
         if ply >= MAX_PLY - 1 {
             return self.static_eval();
         }
@@ -396,6 +411,19 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
         let side = self.pos.side_to_move();
         let in_check = self.pos.in_check();
         let pruning = self.options.pruning;
+        // Mate razoring: a shallow non-PV node that must prove a win and has no table entry
+        // tries only its tactical moves (quiescence: fours, a VCF) on this first visit.
+        if depth <= pruning.mate_razor_depth
+            && alpha > MAX_EVAL
+            && !pv_node
+            && !in_check
+            && excluded.is_none()
+            && tt_entry.is_none()
+            && P::QUIESCENCE
+            && self.options.quiescence
+        {
+            return self.quiescence(alpha, alpha + 1, ply, 0);
+        }
         let may_prune = !pv_node
             && !in_check
             && excluded.is_none()
@@ -712,6 +740,11 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
         }
         if let Some(outcome) = self.pos.rule_outcome(ply as u32) {
             return outcome_score(&self.pos, outcome, ply);
+        }
+        if self.options.forced_results
+            && let Some(plies) = self.pos.forced_result()
+        {
+            return forced_score(plies, ply);
         }
         if ply >= MAX_PLY - 1 {
             return self.static_eval();
