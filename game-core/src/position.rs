@@ -185,8 +185,9 @@ pub trait Position: Clone + Send + Sync + 'static {
     /// from here at the latest whatever the opponent does (1: a win on the spot), `Some(-n)`
     /// when it loses `n` plies from here whatever it does. The search scores it as a mate at
     /// that distance at every node but the root, so it must be true: a claim that is not
-    /// turns into a false mate. Called on positions where the game is not over. Default
-    /// `None`.
+    /// turns into a false mate. Called after [`Position::rule_outcome`], possibly on a
+    /// position whose last move ended the game (return `None` there: the move generator
+    /// reports the outcome). Default `None`.
     #[inline]
     fn forced_result(&self) -> Option<i32> {
         None

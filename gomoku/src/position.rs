@@ -289,7 +289,6 @@ impl Position for Board {
     /// Late-move reductions: quiet moves far down the ordering rarely matter in gomoku.
     const LATE_MOVE_REDUCTIONS: bool = true;
 
-    #[inline]
     /// Rapfi's quick win check on the point classes: a five to play wins at once (1 ply); two
     /// opponent five points lose (2); an open four (or a winning double four) to play wins in
     /// 3 when the opponent has no five point; a four-three or a double three wins in 5 when
@@ -297,6 +296,7 @@ impl Position for Board {
     /// threatens nothing, and one stone cannot stop two lines crossing at our stone). Not for
     /// renju Black's four-three and double three (forbidden or fake threes need the full
     /// check); its open four only on a point that is not forbidden.
+    #[inline]
     fn forced_result(&self) -> Option<i32> {
         if self.game_end().is_some() {
             return None;
@@ -333,6 +333,7 @@ impl Position for Board {
             .then_some(5)
     }
 
+    #[inline]
     fn in_check(&self) -> bool {
         self.has_five_point(self.side_to_move().opponent())
     }
