@@ -2,7 +2,8 @@
 //! shared `game_core::search` (iterative-deepening principal variation search, one stone per
 //! ply, negating only when the side to move changes) over the first stones of the candidate
 //! turns, and the second stone from its principal variation (or a short search among the
-//! candidates paired with the first).
+//! candidates paired with the first); last, the verification of the chosen turn by a threat
+//! search for the opponent ([`Engine::set_verify`], on by default).
 //!
 //! Candidate turns: the first stones (forced replies when the opponent has threats, else a
 //! beam of [`ROOT_FIRST`] by [`Connect6::stone_score`]) times the best [`ROOT_SECOND`] second
@@ -41,6 +42,18 @@ pub const DEFENCE_SHARE: f32 = 0.5;
 pub const DEFENCE_CHECKS: u64 = 16;
 /// Turns the threat-space search looks ahead.
 pub const TSS_TURNS: u32 = 10;
+/// Share of the turn's remaining time the main search gets when the opponent has threats or
+/// would win by continuous threats given a free turn; the rest is for
+/// [`Engine::verify_turn`].
+pub const VERIFY_SHARE: f32 = 0.7;
+/// Share of the turn's remaining time the main search gets otherwise (the chosen turn is
+/// still verified: a threat of ours gives the opponent a blocking stone that may help it).
+pub const SEARCH_SHARE: f32 = 0.85;
+/// Share of the turn's time by which the check "would the opponent win by continuous threats
+/// given a free turn" must end.
+pub const DANGER_SHARE: f32 = 0.3;
+/// Each verification of a turn gets at most this fraction of the threat-search budget.
+pub const VERIFY_CHECKS: u64 = 8;
 
 /// Limits of one [`Engine::think`]. Unset fields do not limit; with none set the engine
 /// searches 4 turns. The threat searches get a node budget from the limits (40 nodes per
@@ -104,6 +117,18 @@ pub struct Analysis {
     pub time: Duration,
 }
 
+/// What a threat search for the opponent proves about one of our turns.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Verdict {
+    /// The opponent wins by continuous threats; its first winning turn.
+    Lost(Vec<Stone>),
+    /// The opponent has no win by continuous threats.
+    Safe,
+    /// Not known: the search stopped at its budget, or the turn's threat left the opponent
+    /// a choice the check does not cover.
+    Unknown,
+}
+
 /// The connect6 engine. Keep one per game: its tables carry over between turns.
 pub struct Engine {
     tss: ThreatSearch,
@@ -111,6 +136,8 @@ pub struct Engine {
     stop: Arc<AtomicBool>,
     threat_search: bool,
     defence: bool,
+    verify: bool,
+    single_threat_check: bool,
 }
 
 impl std::fmt::Debug for Engine {
@@ -147,6 +174,8 @@ impl Engine {
             stop: Arc::new(AtomicBool::new(false)),
             threat_search: true,
             defence: false,
+            verify: true,
+            single_threat_check: true,
         }
     }
 
@@ -177,6 +206,23 @@ impl Engine {
     /// on, qi scored 16-44 (12-48 before each check had its own budget); off, 26-34.
     pub fn set_defence(&mut self, on: bool) {
         self.defence = on;
+    }
+
+    /// Switches the verification of the chosen turn on or off (default on; needs the threat
+    /// search on). When the opponent has threats, or would win by continuous threats given a
+    /// free turn, the main search gets [`VERIFY_SHARE`] of the time, and its turn is then
+    /// checked by a threat search for the opponent; when that proves a win, the engine plays
+    /// the first other turn after which it finds none (see [`Engine::verify_turn`]).
+    pub fn set_verify(&mut self, on: bool) {
+        self.verify = on;
+    }
+
+    /// Switches the second look of the verification on or off (default on): when the proof
+    /// finds no win for the opponent after the chosen turn, a threat search that also tries
+    /// a single-threat first turn ([`ThreatSearch::find_win_or_single`]); when it finds a
+    /// win, the engine plays the first other turn that passes both checks.
+    pub fn set_single_threat_check(&mut self, on: bool) {
+        self.single_threat_check = on;
     }
 
     /// Forgets the transposition and threat tables (a new game).
@@ -284,6 +330,21 @@ impl Engine {
             self.defend_against_threat_search(&mut pos, &mut roots, tss_budget / 2, deadline);
         }
 
+        // Whether the opponent has threats, or would win by continuous threats given a free
+        // turn: then the chosen turn's verification gets more time.
+        let danger = left == 2
+            && self.threat_search
+            && self.verify
+            && (forced || {
+                let deadline = limits.time.map(|t| start + t.mul_f32(DANGER_SHARE));
+                let state = pos.pass_turn();
+                let win = self.tss.find_win(&mut pos, TSS_TURNS, tss_budget, deadline);
+                pos.set_turn_state(state);
+                win.is_some()
+            });
+
+        let verify = left == 2 && self.threat_search && self.verify;
+
         if roots.is_empty() {
             let mut any = Vec::new();
             pos.generate_moves(&mut any);
@@ -316,9 +377,19 @@ impl Engine {
             }
         }
         let remaining = limits.time.map(|t| {
-            t.saturating_sub(start.elapsed())
-                .max(Duration::from_millis(1))
+            let left = t
+                .saturating_sub(start.elapsed())
+                .max(Duration::from_millis(1));
+            if !verify {
+                left
+            } else if danger {
+                left.mul_f32(VERIFY_SHARE)
+            } else {
+                left.mul_f32(SEARCH_SHARE)
+            }
         });
+        // The main search and the second stone's search end by then; the rest verifies.
+        let search_end = remaining.map(|r| Instant::now() + r);
         let search_limits = Limits {
             depth: Some(plies(max_turns)),
             nodes: limits.nodes,
@@ -371,8 +442,8 @@ impl Engine {
                 _ => {
                     // Search the second stone among the candidates paired with the first.
                     pos.play(first);
-                    let remaining = limits.time.map(|t| {
-                        t.saturating_sub(start.elapsed())
+                    let remaining = search_end.map(|end| {
+                        end.saturating_duration_since(Instant::now())
                             .max(Duration::from_millis(1))
                     });
                     let second_limits = Limits {
@@ -392,6 +463,11 @@ impl Engine {
             };
             turn.push(second);
         }
+        if verify {
+            let deadline = limits.time.map(|t| start + t);
+            let budget = tss_budget / VERIFY_CHECKS;
+            turn = self.verify_turn(&mut pos, turn, &roots, budget, deadline);
+        }
         let mut pv: Vec<Point> = turn.iter().map(|s| s.point(size)).collect();
         if result.pv.len() > turn.len() && result.pv[..turn.len()] == turn[..] {
             pv.extend(result.pv[turn.len()..].iter().map(|s| s.point(size)));
@@ -405,6 +481,192 @@ impl Engine {
             pv,
             time: start.elapsed(),
         })
+    }
+
+    /// What a threat search for the opponent says about our `turn` (played on `pos`, which is
+    /// restored); each threat search gets at most `budget` nodes and stops at `deadline`.
+    ///
+    /// A turn that leaves the opponent a six is lost. When it leaves us one threat, the
+    /// opponent blocks it with one stone, and its turn's other stone must make the double
+    /// threat of a win by continuous threats ([`ThreatSearch::find_win_with_one_stone`] after
+    /// each single blocking point). Two or more threats take both of the opponent's stones:
+    /// no win by continuous threats this turn.
+    fn verdict(
+        &mut self,
+        pos: &mut Connect6,
+        turn: &[Stone],
+        single: bool,
+        budget: u64,
+        deadline: Option<Instant>,
+    ) -> Verdict {
+        for &s in turn {
+            pos.play(s);
+        }
+        let us = pos.to_move().opponent();
+        let verdict = if let Some(w) = pos.winning_window() {
+            Verdict::Lost(pos.window_empties(w).map(Stone::from_index).collect())
+        } else {
+            match pos.threat_count(us) {
+                0 => match if single {
+                    self.tss
+                        .find_win_or_single(pos, TSS_TURNS, budget, deadline)
+                } else {
+                    self.tss.find_win(pos, TSS_TURNS, budget, deadline)
+                } {
+                    Some(w) => Verdict::Lost(w.turn),
+                    None if self.tss.aborted() => Verdict::Unknown,
+                    None => Verdict::Safe,
+                },
+                1 => self.verdict_after_blocks(pos, us, budget, deadline),
+                _ => Verdict::Safe,
+            }
+        };
+        for &s in turn.iter().rev() {
+            pos.undo(s);
+        }
+        verdict
+    }
+
+    /// [`Engine::verdict`] when `us` has one threat: the opponent's turn is a single blocking
+    /// point and a stone that must win by continuous threats.
+    fn verdict_after_blocks(
+        &mut self,
+        pos: &mut Connect6,
+        us: game_core::Side,
+        budget: u64,
+        deadline: Option<Instant>,
+    ) -> Verdict {
+        let mut blocks: Vec<usize> = Vec::new();
+        for &w in pos.threat_windows(us.index()) {
+            for c in pos.window_empties(w as usize) {
+                let mut hit = [c as u16, u16::MAX, u16::MAX];
+                if !blocks.contains(&c) && pos.hitting(us.index(), &mut hit, 1, 2) == 1 {
+                    blocks.push(c);
+                }
+            }
+        }
+        let mut verdict = Verdict::Safe;
+        for b in blocks {
+            let stone = Stone::from_index(b);
+            pos.play(stone);
+            let win = self
+                .tss
+                .find_win_with_one_stone(pos, TSS_TURNS, budget, deadline);
+            let aborted = self.tss.aborted();
+            pos.undo(stone);
+            if let Some(w) = win {
+                return Verdict::Lost(std::iter::once(stone).chain(w.turn).collect());
+            }
+            if aborted {
+                verdict = Verdict::Unknown;
+            }
+        }
+        verdict
+    }
+
+    /// Verifies the chosen `turn`: when a threat search for the opponent proves a win after
+    /// it, returns the first other turn after which the threat search proves none (see
+    /// [`Engine::alternative`]). When the proof finds no win and the single-threat check is
+    /// on ([`Engine::set_single_threat_check`]), looks again with
+    /// [`ThreatSearch::find_win_or_single`] (a win that starts with a single-threat turn, a
+    /// strong threat rather than a proof), and when that finds one, plays the first other
+    /// turn that passes both checks. Else returns `turn`. Each proof gets at most `budget`
+    /// threat-search nodes, each single-threat check four times that; stops at `deadline`.
+    fn verify_turn(
+        &mut self,
+        pos: &mut Connect6,
+        turn: Vec<Stone>,
+        roots: &[Vec<Stone>],
+        budget: u64,
+        deadline: Option<Instant>,
+    ) -> Vec<Stone> {
+        match self.verdict(pos, &turn, false, budget, deadline) {
+            Verdict::Lost(threat) => self
+                .alternative(pos, &turn, &threat, roots, false, budget, deadline)
+                .unwrap_or(turn),
+            Verdict::Safe if self.single_threat_check => {
+                match self.verdict(pos, &turn, true, 4 * budget, deadline) {
+                    Verdict::Lost(threat) => self
+                        .alternative(pos, &turn, &threat, roots, true, 4 * budget, deadline)
+                        .unwrap_or(turn),
+                    _ => turn,
+                }
+            }
+            _ => turn,
+        }
+    }
+
+    /// The first turn other than `turn` that [`Engine::verdict`] finds safe (with the
+    /// single-threat check when `single`, and then also without it), trying in order: each
+    /// first stone of the candidates paired with a stone of the opponent's winning turn
+    /// `threat`, then those stones paired with our best second stones, then the candidate
+    /// `roots` in their order. `None` when none is found by `deadline`.
+    #[allow(clippy::too_many_arguments)]
+    fn alternative(
+        &mut self,
+        pos: &mut Connect6,
+        turn: &[Stone],
+        threat: &[Stone],
+        roots: &[Vec<Stone>],
+        single: bool,
+        budget: u64,
+        deadline: Option<Instant>,
+    ) -> Option<Vec<Stone>> {
+        let forced = pos.in_check();
+        let mut firsts: Vec<Stone> = Vec::new();
+        for t in roots {
+            if !firsts.contains(&t[0]) {
+                firsts.push(t[0]);
+            }
+        }
+        let mut tries: Vec<Vec<Stone>> = Vec::new();
+        let add = |tries: &mut Vec<Vec<Stone>>, a: Stone, b: Stone| {
+            if a != b
+                && !tries.iter().any(|t| t.contains(&a) && t.contains(&b))
+                && !(turn.contains(&a) && turn.contains(&b))
+            {
+                tries.push(vec![a, b]);
+            }
+        };
+        for &k in threat {
+            add(&mut tries, turn[0], k);
+        }
+        for &f in &firsts {
+            for &k in threat {
+                add(&mut tries, f, k);
+            }
+        }
+        if !forced {
+            for &k in threat {
+                if pos.cells[k.index()] != 0 {
+                    continue;
+                }
+                pos.play(k);
+                let mut seconds = Vec::new();
+                pos.search_stones(&mut seconds, (ROOT_FIRST, ROOT_FIRST));
+                pos.undo(k);
+                for s in seconds {
+                    add(&mut tries, k, s);
+                }
+            }
+        }
+        for t in roots {
+            add(&mut tries, t[0], t[1]);
+        }
+        for t in tries {
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
+            if t.iter().any(|s| pos.cells[s.index()] != 0) {
+                continue;
+            }
+            let safe = self.verdict(pos, &t, single, budget, deadline) == Verdict::Safe
+                && (!single || self.verdict(pos, &t, false, budget, deadline) == Verdict::Safe);
+            if safe {
+                return Some(t);
+            }
+        }
+        None
     }
 
     fn tss_budget(&self, limits: &EngineLimits) -> u64 {

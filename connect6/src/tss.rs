@@ -142,6 +142,79 @@ impl ThreatSearch {
         None
     }
 
+    /// Like [`find_win`](ThreatSearch::find_win) for a side to move with one stone left in its
+    /// turn: a win by a stone that completes a six, or makes three or more threats, or makes
+    /// two threats after which the attacker wins by continuous threats within `max_turns - 1`
+    /// more turns against every blocking pair. The turn returned is that one stone.
+    /// `None` when no win is proven, also when the opponent has threats or the side to move
+    /// has two stones left.
+    pub fn find_win_with_one_stone(
+        &mut self,
+        pos: &mut Connect6,
+        max_turns: u32,
+        node_limit: u64,
+        deadline: Option<std::time::Instant>,
+    ) -> Option<ThreatWin> {
+        self.nodes = 0;
+        self.node_limit = node_limit;
+        self.deadline = deadline;
+        self.aborted = false;
+        if pos.game_end().is_some() || pos.stones_left() != 1 {
+            return None;
+        }
+        if let Some(w) = pos.winning_window() {
+            let stone = pos.window_empties(w).next().map(Stone::from_index)?;
+            return Some(ThreatWin {
+                turn: vec![stone],
+                turns: 1,
+                nodes: 1,
+            });
+        }
+        let a = pos.side.index();
+        let d = 1 - a;
+        if !pos.threat_windows(d).is_empty() {
+            return None;
+        }
+        // Stones that make two or more threats lie on windows holding three of ours.
+        let mut makers: Vec<(u8, u16)> = Vec::new();
+        for &w in pos.live.of(a) {
+            let cnt = pos.wcnt[w as usize];
+            if cnt[d] != 0 || cnt[a] < 3 {
+                continue;
+            }
+            for c in pos.window_empties(w as usize) {
+                if makers.iter().all(|&(_, m)| m as usize != c) {
+                    let t = threats_with(pos, a, &[c]);
+                    if t >= 2 {
+                        makers.push((t, c as u16));
+                    }
+                }
+            }
+        }
+        makers.sort_unstable_by_key(|&(t, c)| (std::cmp::Reverse(t), c));
+        let win = |m: u16, turns: u32, nodes: u64| ThreatWin {
+            turn: vec![Stone::from_index(m as usize)],
+            turns,
+            nodes,
+        };
+        if let Some(&(t, m)) = makers.first()
+            && t >= 3
+        {
+            return Some(win(m, 1, 1));
+        }
+        for depth in 1..max_turns.min(60) {
+            for &(_, m) in &makers {
+                if self.double_threat_wins(pos, &[m], depth, 0) {
+                    return Some(win(m, depth + 1, self.nodes));
+                }
+                if self.aborted {
+                    return None;
+                }
+            }
+        }
+        None
+    }
+
     /// Like [`find_win`](ThreatSearch::find_win), and when that finds nothing, also a win
     /// that starts with a turn making a single threat: the defender's forced block leaves it
     /// one free stone, and the attacker must still win by continuous threats after each block
@@ -371,7 +444,7 @@ impl ThreatSearch {
         }
         if won.is_none() && depth > 1 {
             for &(p, q) in &pairs[..doubles] {
-                if self.double_threat_wins(pos, p, q, depth, ply) {
+                if self.double_threat_wins(pos, &[p, q], depth, ply) {
                     won = Some((p, q));
                     break;
                 }
@@ -395,20 +468,23 @@ impl ThreatSearch {
         }
     }
 
-    /// Plays the attacker's pair (p, q) making two threats and tries every blocking pair of
-    /// the defender: true when the attacker wins after each of them.
+    /// Plays the attacker's `stones` (the rest of its turn) making two threats and tries every
+    /// blocking pair of the defender: true when the attacker wins after each of them.
     fn double_threat_wins(
         &mut self,
         pos: &mut Connect6,
-        p: u16,
-        q: u16,
+        stones: &[u16],
         depth: u32,
         ply: usize,
     ) -> bool {
         let a = pos.side.index();
-        let (sp, sq) = (Stone::from_index(p as usize), Stone::from_index(q as usize));
-        pos.play(sp);
-        pos.play(sq);
+        while self.blocks.len() <= ply {
+            self.pairs.push(Vec::with_capacity(256));
+            self.blocks.push(Vec::with_capacity(16));
+        }
+        for &s in stones {
+            pos.play(Stone::from_index(s as usize));
+        }
         let mut blocks = std::mem::take(&mut self.blocks[ply]);
         blocks.clear();
         for &w in pos.threat_windows(a) {
@@ -438,8 +514,9 @@ impl ThreatSearch {
             }
         }
         self.blocks[ply] = blocks;
-        pos.undo(sq);
-        pos.undo(sp);
+        for &s in stones.iter().rev() {
+            pos.undo(Stone::from_index(s as usize));
+        }
         all && !self.aborted
     }
 }

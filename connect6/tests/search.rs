@@ -350,3 +350,114 @@ fn engine_stops_a_win_that_starts_with_a_single_threat() {
             .is_some()
     );
 }
+
+/// From a game Cloudict (Black) won against qi: after White's k7 k9 (a four on the k file,
+/// one threat) Black blocks at k10, and its turn's other stone, h10, makes a four on the
+/// diagonal h10-k13 open at both ends: two threats, and a win by continuous threats. The
+/// one-stone threat search finds that stone; its win holds against every blocking pair of
+/// White, and then against the engine's defence turn by turn.
+#[test]
+fn one_stone_double_threat_wins_after_a_block() {
+    let mut pos = Connect6::from_moves(19, "i11 k8k11 k13j12 k7k9 k10").unwrap();
+    assert_eq!(pos.stones_left(), 1);
+    let before = pos.clone();
+    let mut tss = ThreatSearch::new();
+    let win = tss
+        .find_win_with_one_stone(&mut pos, 10, 1_000_000, None)
+        .expect("a win with the turn's second stone");
+    assert_eq!(pos, before);
+    assert_eq!(win.turn, vec![pos.parse_move("h10").unwrap()]);
+    pos.play(win.turn[0]);
+    assert_eq!(pos.threat_count(Side::First), 2);
+    // Every blocking pair of White, and then the engine's defence.
+    let mut engine = Engine::new(8);
+    let limits = EngineLimits {
+        depth: Some(2),
+        time: None,
+        nodes: Some(20_000),
+    };
+    let mut firsts = Vec::new();
+    pos.generate_search_moves(&mut firsts);
+    for &a in &firsts {
+        pos.play(a);
+        let mut seconds = Vec::new();
+        pos.generate_search_moves(&mut seconds);
+        for &b in &seconds {
+            pos.play(b);
+            let mut game = pos.clone();
+            for _ in 0..win.turns {
+                if game.game_end().is_some() {
+                    break;
+                }
+                let attack = tss
+                    .find_win(&mut game, 10, 1_000_000, None)
+                    .expect("Black still wins by threats");
+                for &s in &attack.turn {
+                    game.play(s);
+                }
+                if let Some(reply) = engine.think(&game, &limits) {
+                    game.play_turn(&reply.turn).unwrap();
+                }
+            }
+            let mut rest = Vec::new();
+            assert_eq!(
+                game.generate_moves(&mut rest),
+                Some(Outcome::Win(Side::First)),
+                "{}",
+                game.moves_littlegolem()
+            );
+            pos.undo(b);
+        }
+        pos.undo(a);
+    }
+    // Without the block the position is different: after k6 no stone makes a double threat
+    // that wins.
+    let mut other = Connect6::from_moves(19, "i11 k8k11 k13j12 k7k5 k6").unwrap();
+    assert_eq!(
+        tss.find_win_with_one_stone(&mut other, 10, 1_000_000, None),
+        None
+    );
+}
+
+/// The turn before that loss: with the verification of its turn on (the default), the
+/// engine never plays a turn whose threat the opponent blocks into a win by threats, nor one
+/// after which the opponent wins by continuous threats; the game's k7 k9 is such a turn.
+/// Node limits keep it deterministic; with the verification off the engine plays a losing
+/// turn at one of them.
+#[test]
+fn engine_verifies_its_turn_against_the_opponents_threats() {
+    let pos = Connect6::from_moves(19, "i11 k8k11 k13j12").unwrap();
+    let loses = |turn: &[Point]| {
+        let mut after = pos.clone();
+        after.play_turn(turn).unwrap();
+        let mut tss = ThreatSearch::new();
+        if after.threat_count(Side::Second) == 0 {
+            return tss.find_win(&mut after, 10, 1_000_000, None).is_some();
+        }
+        let mut blocks = Vec::new();
+        after.generate_search_moves(&mut blocks);
+        blocks.into_iter().any(|b| {
+            let mut blocked = after.clone();
+            blocked.play(b);
+            !blocked.in_check()
+                && tss
+                    .find_win_with_one_stone(&mut blocked, 10, 1_000_000, None)
+                    .is_some()
+        })
+    };
+    assert!(loses(&pts("k7 k9")));
+    let mut unverified_loss = false;
+    for nodes in [2_000, 5_000, 10_000, 20_000, 50_000] {
+        let limits = EngineLimits {
+            depth: None,
+            time: None,
+            nodes: Some(nodes),
+        };
+        let turn = Engine::new(8).think(&pos, &limits).unwrap().turn;
+        assert!(!loses(&turn), "{nodes} nodes: {turn:?}");
+        let mut plain = Engine::new(8);
+        plain.set_verify(false);
+        unverified_loss |= loses(&plain.think(&pos, &limits).unwrap().turn);
+    }
+    assert!(unverified_loss);
+}
