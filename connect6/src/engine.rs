@@ -66,9 +66,11 @@ pub struct EngineLimits {
     /// goes `stones_left + 2 * (depth - 1)` stones deep.
     pub depth: Option<u32>,
     /// Time for this turn (wall clock). The engine plans with the turn less a reserve of 1/32
-    /// of it (2 to 50 ms) for the reply; the threat searches end by [`DEFENCE_SHARE`] of that;
-    /// the alpha-beta search starts no new iteration after [`ITERATION_START`] of what is left
-    /// and stops at 100%.
+    /// of it (2 to 50 ms) for the reply; our threat search ends by 20% of that, the check of
+    /// the opponent's threats given a free turn by [`DANGER_SHARE`]; the alpha-beta search
+    /// gets [`SEARCH_SHARE`] of what is left ([`VERIFY_SHARE`] when the opponent threatens),
+    /// starts no new iteration after [`ITERATION_START`] of its share, and the verification
+    /// of its turn has the rest.
     pub time: Option<Duration>,
     /// Maximum alpha-beta nodes (stones played by the shared search).
     pub nodes: Option<u64>,
