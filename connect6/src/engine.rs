@@ -43,8 +43,8 @@ pub const DEFENCE_CHECKS: u64 = 16;
 /// Turns the threat-space search looks ahead.
 pub const TSS_TURNS: u32 = 10;
 /// Share of the turn's remaining time the main search gets when the opponent has threats or
-/// would win by continuous threats given a free turn; the rest is for
-/// [`Engine::verify_turn`].
+/// would win by continuous threats given a free turn; the rest is for the verification of
+/// the chosen turn ([`Engine::set_verify`]).
 pub const VERIFY_SHARE: f32 = 0.7;
 /// Share of the turn's remaining time the main search gets otherwise (the chosen turn is
 /// still verified: a threat of ours gives the opponent a blocking stone that may help it).
@@ -211,10 +211,13 @@ impl Engine {
     }
 
     /// Switches the verification of the chosen turn on or off (default on; needs the threat
-    /// search on). When the opponent has threats, or would win by continuous threats given a
-    /// free turn, the main search gets [`VERIFY_SHARE`] of the time, and its turn is then
-    /// checked by a threat search for the opponent; when that proves a win, the engine plays
-    /// the first other turn after which it finds none (see [`Engine::verify_turn`]).
+    /// search on). The main search gets [`SEARCH_SHARE`] of the time ([`VERIFY_SHARE`] when
+    /// the opponent has threats, or would win by continuous threats given a free turn), and
+    /// its turn is then checked by a threat search for the opponent; when that proves a win,
+    /// the engine plays the first other turn after which it proves none: pairs through the
+    /// stones of the opponent's winning turn first, then the other candidate turns.
+    /// Measured against Cloudict (depth 4) at 500 ms a move, 120 games: 45 wins off, 56 on,
+    /// 66 with [`Engine::set_single_threat_check`] too (docs/connect6-engine.md).
     pub fn set_verify(&mut self, on: bool) {
         self.verify = on;
     }
