@@ -85,6 +85,17 @@ fn within_turn(turn: Duration) -> Duration {
     turn.saturating_sub(reserve).max(Duration::from_millis(1))
 }
 
+/// The first stones of `turns`, each once, in the order of their first turn.
+fn first_stones(turns: &[Vec<Stone>]) -> Vec<Stone> {
+    let mut firsts: Vec<Stone> = Vec::new();
+    for t in turns {
+        if !firsts.contains(&t[0]) {
+            firsts.push(t[0]);
+        }
+    }
+    firsts
+}
+
 /// How the engine chose its turn.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Decision {
@@ -375,12 +386,7 @@ impl Engine {
                     4
                 });
         let plies = |turns: u32| (left as u32 + 2 * (turns.max(1) - 1)).min(MAX_DEPTH);
-        let mut firsts: Vec<Stone> = Vec::new();
-        for t in &roots {
-            if !firsts.contains(&t[0]) {
-                firsts.push(t[0]);
-            }
-        }
+        let firsts = first_stones(&roots);
         let remaining = limits.time.map(|t| {
             let left = t
                 .saturating_sub(start.elapsed())
@@ -618,12 +624,7 @@ impl Engine {
         deadline: Option<Instant>,
     ) -> Option<Vec<Stone>> {
         let forced = pos.in_check();
-        let mut firsts: Vec<Stone> = Vec::new();
-        for t in roots {
-            if !firsts.contains(&t[0]) {
-                firsts.push(t[0]);
-            }
-        }
+        let firsts = first_stones(roots);
         let mut tries: Vec<Vec<Stone>> = Vec::new();
         let add = |tries: &mut Vec<Vec<Stone>>, a: Stone, b: Stone| {
             if a != b
@@ -735,12 +736,7 @@ impl Engine {
                 .any(|t| t.contains(&a) && t.contains(&b))
         };
         if pos.in_check() {
-            let mut firsts: Vec<Stone> = Vec::new();
-            for t in roots.iter() {
-                if !firsts.contains(&t[0]) {
-                    firsts.push(t[0]);
-                }
-            }
+            let firsts = first_stones(roots);
             for f in firsts {
                 pos.play(f);
                 let state = pos.pass_turn();

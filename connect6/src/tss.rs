@@ -103,10 +103,7 @@ impl ThreatSearch {
         node_limit: u64,
         deadline: Option<std::time::Instant>,
     ) -> Option<ThreatWin> {
-        self.nodes = 0;
-        self.node_limit = node_limit;
-        self.deadline = deadline;
-        self.aborted = false;
+        self.start(node_limit, deadline);
         if pos.game_end().is_some() {
             return None;
         }
@@ -155,10 +152,7 @@ impl ThreatSearch {
         node_limit: u64,
         deadline: Option<std::time::Instant>,
     ) -> Option<ThreatWin> {
-        self.nodes = 0;
-        self.node_limit = node_limit;
-        self.deadline = deadline;
-        self.aborted = false;
+        self.start(node_limit, deadline);
         if pos.game_end().is_some() || pos.stones_left() != 1 {
             return None;
         }
@@ -344,6 +338,14 @@ impl ThreatSearch {
         self.nodes = used;
         self.aborted = cut;
         None
+    }
+
+    /// Resets the node count and the abort flag, and sets the limits of a new search.
+    fn start(&mut self, node_limit: u64, deadline: Option<std::time::Instant>) {
+        self.nodes = 0;
+        self.node_limit = node_limit;
+        self.deadline = deadline;
+        self.aborted = false;
     }
 
     /// True when the last [`find_win`](ThreatSearch::find_win) or
