@@ -12,6 +12,8 @@ use connect6::tss::ThreatSearch;
 use connect6::{Connect6, Point};
 use game_core::Side;
 
+mod records;
+
 fn opp_win(pos: &Connect6, tss: &mut ThreatSearch) -> Option<u32> {
     let mut p = pos.clone();
     tss.clear();
@@ -111,14 +113,8 @@ fn main() {
     let name = &args[2];
     let ms: u64 = args.get(3).map_or(500, |s| s.parse().unwrap());
     let mut tss = ThreatSearch::new();
-    for game in text.split("[Game ").skip(1) {
-        let tag = |t: &str| {
-            game.lines()
-                .find_map(|l| l.strip_prefix(&format!("[{t} \"")))
-                .map(|v| v.trim_end_matches("\"]").to_string())
-                .unwrap_or_default()
-        };
-        let (black, result, round) = (tag("Black"), tag("Result"), tag("Round"));
+    for game in records::games(&text) {
+        let (black, result, round) = (game.tag("Black"), game.tag("Result"), game.tag("Round"));
         let ours = if &black == name {
             Side::First
         } else {
@@ -129,16 +125,7 @@ fn main() {
         if !lost {
             continue;
         }
-        let body: String = game
-            .lines()
-            .skip(1)
-            .filter(|l| !l.starts_with('['))
-            .collect::<Vec<_>>()
-            .join(" ");
-        let turns: Vec<&str> = body
-            .split_whitespace()
-            .filter(|t| !t.ends_with('.') && !t.contains('-'))
-            .collect();
+        let turns = &game.turns;
         let mut pos = Connect6::standard();
         let mut report = format!("round {round} ({:?}) {} turns:", ours, turns.len());
         let mut found = false;

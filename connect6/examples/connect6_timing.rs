@@ -12,6 +12,8 @@ use connect6::Connect6;
 use connect6::engine::{Decision, Engine, EngineLimits};
 use game_core::Side;
 
+mod records;
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.len() < 3 {
@@ -31,30 +33,15 @@ fn main() {
     let mut engine = Engine::new(64);
     // Decision kind -> (turns, total milliseconds).
     let mut summary: BTreeMap<&str, (u32, u128)> = BTreeMap::new();
-    for game in text.split("[Game ").skip(1).take(games) {
-        let tag = |t: &str| {
-            game.lines()
-                .find_map(|l| l.strip_prefix(&format!("[{t} \"")))
-                .map(|v| v.trim_end_matches("\"]").to_string())
-                .unwrap_or_default()
-        };
-        let ours = if &tag("Black") == name {
+    for game in records::games(&text).into_iter().take(games) {
+        let ours = if game.tag("Black") == *name {
             Side::First
         } else {
             Side::Second
         };
-        let body: String = game
-            .lines()
-            .skip(1)
-            .filter(|l| !l.starts_with('['))
-            .collect::<Vec<_>>()
-            .join(" ");
         let mut pos = Connect6::standard();
         engine.clear();
-        for turn in body
-            .split_whitespace()
-            .filter(|t| !t.ends_with('.') && !t.contains('-'))
-        {
+        for turn in &game.turns {
             let Ok(points) = pos.parse_turn(turn) else {
                 break;
             };
