@@ -83,38 +83,60 @@ fn engine_turn(pos: &Connect6, ms: u64) -> Connect6 {
     after
 }
 
+/// The side `name` played in `game` (Black when its `Black` tag names it, else White).
+fn side_of(game: &records::Game, name: &str) -> Side {
+    if game.tag("Black") == name {
+        Side::First
+    } else {
+        Side::Second
+    }
+}
+
+/// Replays `game` turn by turn, until a turn that does not parse or play or that ends the
+/// game, and calls `visit` on every turn of `ours` with the position before it, the
+/// positions after each turn so far (the last one after this turn), the turn's text and its
+/// stone count; `visit` returns false to stop.
+fn replay(
+    game: &records::Game,
+    ours: Side,
+    mut visit: impl FnMut(&Connect6, &[Connect6], &str, usize) -> bool,
+) {
+    let mut pos = Connect6::standard();
+    let mut history: Vec<Connect6> = Vec::new();
+    for t in &game.turns {
+        let Ok(pts) = pos.parse_turn(t) else { break };
+        let before = pos.clone();
+        if pos.play_turn(&pts).is_err() || pos.game_end().is_some() {
+            break;
+        }
+        history.push(pos.clone());
+        if before.to_move() == ours && !visit(&before, &history, t, pts.len()) {
+            break;
+        }
+    }
+}
+
 fn collect(file: &str, name: &str, out: &str, ref_ms: u64) {
     let text = std::fs::read_to_string(file).expect("records");
     let mut tss = ThreatSearch::new();
     let mut kept = String::new();
     let (mut turns_seen, mut lost, mut fixable) = (0, 0, 0);
     for game in records::games(&text) {
-        let ours = if game.tag("Black") == name {
-            Side::First
-        } else {
-            Side::Second
-        };
-        let mut pos = Connect6::standard();
-        for t in &game.turns {
-            let Ok(pts) = pos.parse_turn(t) else { break };
-            let before = pos.clone();
-            if pos.play_turn(&pts).is_err() || pos.game_end().is_some() {
-                break;
-            }
-            if before.to_move() != ours || pts.len() != 2 {
-                continue;
+        replay(&game, side_of(&game, name), |before, after, _, stones| {
+            if stones != 2 {
+                return true;
             }
             turns_seen += 1;
-            if check(&pos, &mut tss) != Check::Lost {
-                continue;
+            if check(after.last().expect("this turn"), &mut tss) == Check::Lost {
+                lost += 1;
+                if check(&engine_turn(before, ref_ms), &mut tss) == Check::Safe {
+                    fixable += 1;
+                    kept += &before.moves_littlegolem();
+                    kept.push('\n');
+                }
             }
-            lost += 1;
-            if check(&engine_turn(&before, ref_ms), &mut tss) == Check::Safe {
-                fixable += 1;
-                kept += &before.moves_littlegolem();
-                kept.push('\n');
-            }
-        }
+            true
+        });
     }
     std::fs::write(out, kept).expect("write");
     println!(
@@ -195,61 +217,15 @@ fn brute(file: &str, name: &str) {
     let mut tss = ThreatSearch::new();
     let (mut forced_lost, mut saved) = (0, 0);
     for game in records::games(&text) {
-        let ours = if game.tag("Black") == name {
-            Side::First
-        } else {
-            Side::Second
-        };
-        let mut pos = Connect6::standard();
-        for t in &game.turns {
-            let Ok(pts) = pos.parse_turn(t) else { break };
-            let before = pos.clone();
-            if pos.play_turn(&pts).is_err() || pos.game_end().is_some() {
-                break;
-            }
-            if before.to_move() != ours || pts.len() != 2 || !before.in_check() {
-                continue;
-            }
-            if check(&pos, &mut tss) != Check::Lost {
-                continue;
+        replay(&game, side_of(&game, name), |before, after, _, stones| {
+            if stones != 2
+                || !before.in_check()
+                || check(after.last().expect("this turn"), &mut tss) != Check::Lost
+            {
+                return true;
             }
             forced_lost += 1;
-            let mut firsts = Vec::new();
-            before.search_stones(&mut firsts, (400, 400));
-            let (mut safe, mut unknown, mut tried) = (0, 0, 0);
-            let mut example = String::new();
-            let mut p = before.clone();
-            for &f in &firsts {
-                p.play(f);
-                let mut seconds = Vec::new();
-                if p.in_check() {
-                    p.search_stones(&mut seconds, (400, 400));
-                } else {
-                    let mut all = Vec::new();
-                    p.generate_moves(&mut all);
-                    seconds.extend(all.into_iter().filter(|s| near(&p, s.index())));
-                }
-                for &s in &seconds {
-                    tried += 1;
-                    p.play(s);
-                    match verdict(&mut p, &mut tss, 50_000) {
-                        Check::Safe => {
-                            safe += 1;
-                            if example.is_empty() {
-                                example = format!(
-                                    "{}{}",
-                                    f.point(19).to_littlegolem(),
-                                    s.point(19).to_littlegolem()
-                                );
-                            }
-                        }
-                        Check::Unknown => unknown += 1,
-                        Check::Lost => {}
-                    }
-                    p.undo(s);
-                }
-                p.undo(f);
-            }
+            let (safe, unknown, tried, example) = all_turns(before, &mut tss);
             if safe > 0 {
                 saved += 1;
             }
@@ -259,14 +235,16 @@ fn brute(file: &str, name: &str) {
                 before.history().len(),
                 before.moves_littlegolem()
             );
-        }
+            true
+        });
     }
     println!("{file}: {forced_lost} forced turns proved lost, {saved} with a safe turn");
 }
 
-/// Every turn of ours (first stone, then second stones) from `pos`, checked by [`verdict`]:
-/// (safe, unknown, tried).
-fn all_turns(pos: &Connect6, tss: &mut ThreatSearch) -> (u32, u32, u32) {
+/// Every turn of ours from `pos` (the blocking first stones when the opponent threatens, else
+/// every point within two of a stone; then every second stone the same way), checked by
+/// [`verdict`]: (safe, unknown, tried, the first safe turn or "").
+fn all_turns(pos: &Connect6, tss: &mut ThreatSearch) -> (u32, u32, u32, String) {
     let mut firsts = Vec::new();
     if pos.in_check() {
         pos.search_stones(&mut firsts, (400, 400));
@@ -276,6 +254,7 @@ fn all_turns(pos: &Connect6, tss: &mut ThreatSearch) -> (u32, u32, u32) {
         firsts.extend(all.into_iter().filter(|s| near(pos, s.index())));
     }
     let (mut safe, mut unknown, mut tried) = (0, 0, 0);
+    let mut example = String::new();
     let mut p = pos.clone();
     for (i, &f) in firsts.iter().enumerate() {
         p.play(f);
@@ -294,7 +273,16 @@ fn all_turns(pos: &Connect6, tss: &mut ThreatSearch) -> (u32, u32, u32) {
             tried += 1;
             p.play(s);
             match verdict(&mut p, tss, 50_000) {
-                Check::Safe => safe += 1,
+                Check::Safe => {
+                    safe += 1;
+                    if example.is_empty() {
+                        example = format!(
+                            "{}{}",
+                            f.point(19).to_littlegolem(),
+                            s.point(19).to_littlegolem()
+                        );
+                    }
+                }
                 Check::Unknown => unknown += 1,
                 Check::Lost => {}
             }
@@ -302,7 +290,7 @@ fn all_turns(pos: &Connect6, tss: &mut ThreatSearch) -> (u32, u32, u32) {
         }
         p.undo(f);
     }
-    (safe, unknown, tried)
+    (safe, unknown, tried, example)
 }
 
 /// For each lost game of `name`: the first turn of ours after which the opponent's win is
@@ -313,30 +301,18 @@ fn first(file: &str, name: &str) {
     let text = std::fs::read_to_string(file).expect("records");
     let mut tss = ThreatSearch::new();
     for game in records::games(&text) {
-        let ours = if game.tag("Black") == name {
-            Side::First
-        } else {
-            Side::Second
-        };
+        let ours = side_of(&game, name);
         let result = game.tag("Result");
         let lost =
             (ours == Side::First && result == "0-1") || (ours == Side::Second && result == "1-0");
         if !lost {
             continue;
         }
-        let mut pos = Connect6::standard();
-        let mut history: Vec<Connect6> = Vec::new();
-        for t in &game.turns {
-            let Ok(pts) = pos.parse_turn(t) else { break };
-            let before = pos.clone();
-            if pos.play_turn(&pts).is_err() || pos.game_end().is_some() {
-                break;
-            }
-            history.push(pos.clone());
-            if before.to_move() != ours || pts.len() != 2 || check(&pos, &mut tss) != Check::Lost {
-                continue;
-            }
+        replay(&game, ours, |before, history, t, stones| {
             let n = history.len();
+            if stones != 2 || check(&history[n - 1], &mut tss) != Check::Lost {
+                return true;
+            }
             let mut line = format!(
                 "{} turn {} ({}): forced {}",
                 game.tag("Round"),
@@ -348,7 +324,6 @@ fn first(file: &str, name: &str) {
                 // history[n-3]: after our turn K; history[n-2]: after the opponent's turn.
                 let after_k = &history[n - 3];
                 let opp_turn = &history[n - 2];
-                let them = ours.opponent();
                 let mut p = after_k.clone();
                 tss.clear();
                 let single = tss.find_win_or_single(
@@ -357,22 +332,22 @@ fn first(file: &str, name: &str) {
                     200_000,
                     Some(Instant::now() + Duration::from_secs(2)),
                 );
-                let (safe, unknown, tried) = if std::env::var("NOBRUTE").is_ok() {
-                    (0, 0, 0)
+                let aborted = tss.aborted();
+                let (safe, unknown, tried, _) = if std::env::var("NOBRUTE").is_ok() {
+                    (0, 0, 0, String::new())
                 } else {
                     all_turns(opp_turn, &mut tss)
                 };
                 line += &format!(
-                    "; our threats after our turn {}; their turn before made {} threats; single-then-threats win seen a turn earlier: {} (aborted {}); our replies safe {safe} unknown {unknown} of {tried} (0 of 0: not counted)",
+                    "; our threats after our turn {}; their turn before made {} threats; single-then-threats win seen a turn earlier: {} (aborted {aborted}); our replies safe {safe} unknown {unknown} of {tried} (0 of 0: not counted)",
                     after_k.threat_count(ours),
-                    opp_turn.threat_count(them),
+                    opp_turn.threat_count(ours.opponent()),
                     single.is_some(),
-                    tss.aborted()
                 );
             }
             println!("{line}\n   {}", before.moves_littlegolem());
-            break;
-        }
+            false
+        });
     }
 }
 
