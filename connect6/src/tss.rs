@@ -46,6 +46,9 @@ pub struct ThreatSearch {
     pairs: Vec<Vec<(u16, u16)>>,
     /// Per-ply scratch: empties of the attacker's threat windows.
     blocks: Vec<Vec<u16>>,
+    /// The attacker's live windows by empty point, rebuilt at each node for counting the
+    /// threats of its candidate pairs.
+    index: LiveIndex,
 }
 
 impl Default for ThreatSearch {
@@ -83,6 +86,7 @@ impl ThreatSearch {
             aborted: false,
             pairs: Vec::new(),
             blocks: Vec::new(),
+            index: LiveIndex::new(),
         }
     }
 
@@ -429,12 +433,14 @@ impl ThreatSearch {
         }
         let mut pairs = std::mem::take(&mut self.pairs[ply]);
         candidate_pairs(pos, &mut pairs);
+        self.index.build(pos, a);
         // Phase 1: a pair with three or more threats wins at once; keep the double threats.
         let mut doubles = 0;
         let mut won = None;
         for i in 0..pairs.len() {
             let (p, q) = pairs[i];
-            let t = threats_with(pos, a, &[p as usize, q as usize]);
+            let t = self.index.pair_threats(pos, a, p, q);
+            debug_assert_eq!(t, threats_with(pos, a, &[p as usize, q as usize]));
             if t >= 3 {
                 won = Some((p, q));
                 break;
@@ -485,7 +491,7 @@ impl ThreatSearch {
             self.blocks.push(Vec::with_capacity(16));
         }
         for &s in stones {
-            pos.play(Stone::from_index(s as usize));
+            pos.play_bare(Stone::from_index(s as usize));
         }
         let mut blocks = std::mem::take(&mut self.blocks[ply]);
         blocks.clear();
@@ -503,12 +509,12 @@ impl ThreatSearch {
                     Stone::from_index(blocks[i] as usize),
                     Stone::from_index(blocks[j] as usize),
                 );
-                pos.play(b1);
-                pos.play(b2);
+                pos.play_bare(b1);
+                pos.play_bare(b2);
                 let blocked = pos.threat_windows(a).is_empty();
                 let ok = !blocked || self.attack(pos, depth - 1, ply + 1);
-                pos.undo(b2);
-                pos.undo(b1);
+                pos.undo_bare(b2);
+                pos.undo_bare(b1);
                 if !ok {
                     all = false;
                     break 'outer;
@@ -517,9 +523,114 @@ impl ThreatSearch {
         }
         self.blocks[ply] = blocks;
         for &s in stones.iter().rev() {
-            pos.undo(Stone::from_index(s as usize));
+            pos.undo_bare(Stone::from_index(s as usize));
         }
         all && !self.aborted
+    }
+}
+
+/// The attacker's live windows (2 or 3 of its stones, none of the defender's) through each
+/// empty point, for counting the threats of many pairs at one node: a pair's threat windows
+/// are among the windows through its two points, and most points lie in few live windows
+/// (24 windows through a point to look at otherwise).
+struct LiveIndex {
+    /// Per cell: its slot in `lists`, or `NO_SLOT`.
+    slot: Vec<u16>,
+    /// Per slot: the cell and its live windows.
+    lists: Vec<(u16, u8, [u16; crate::geometry::MAX_CELL_WINDOWS])>,
+    /// Slots in use.
+    used: usize,
+}
+
+const NO_SLOT: u16 = u16::MAX;
+
+impl LiveIndex {
+    fn new() -> Self {
+        LiveIndex {
+            slot: vec![NO_SLOT; crate::MAX_SIZE * crate::MAX_SIZE],
+            lists: Vec::new(),
+            used: 0,
+        }
+    }
+
+    /// Indexes side `a`'s live windows of `pos` by their empty points (forgetting the
+    /// previous node's).
+    fn build(&mut self, pos: &Connect6, a: usize) {
+        for &(c, _, _) in &self.lists[..self.used] {
+            self.slot[c as usize] = NO_SLOT;
+        }
+        self.used = 0;
+        let d = 1 - a;
+        for &w in pos.live.of(a) {
+            if pos.wcnt[w as usize][d] != 0 {
+                continue;
+            }
+            for c in pos.window_empties(w as usize) {
+                let mut s = self.slot[c] as usize;
+                if s == NO_SLOT as usize {
+                    s = self.used;
+                    self.used += 1;
+                    if s == self.lists.len() {
+                        self.lists
+                            .push((0, 0, [0; crate::geometry::MAX_CELL_WINDOWS]));
+                    }
+                    self.lists[s].0 = c as u16;
+                    self.lists[s].1 = 0;
+                    self.slot[c] = s as u16;
+                }
+                let list = &mut self.lists[s];
+                list.2[list.1 as usize] = w;
+                list.1 += 1;
+            }
+        }
+    }
+
+    /// The live windows through empty cell `c`.
+    #[inline]
+    fn windows(&self, c: u16) -> &[u16] {
+        match self.slot[c as usize] {
+            NO_SLOT => &[],
+            s => {
+                let list = &self.lists[s as usize];
+                &list.2[..list.1 as usize]
+            }
+        }
+    }
+
+    /// [`threats_with`] for the pair `p`, `q` (distinct empty points) of side `a`, whose
+    /// live windows of `pos` were indexed by [`LiveIndex::build`].
+    fn pair_threats(&self, pos: &Connect6, a: usize, p: u16, q: u16) -> u8 {
+        let mut threats = [0u16; 2 * crate::geometry::MAX_CELL_WINDOWS];
+        let mut n = 0;
+        for &w in self.windows(p) {
+            let cells = &pos.geo.windows[w as usize];
+            if pos.wcnt[w as usize][a] == 3 || cells.contains(&q) {
+                threats[n] = w;
+                n += 1;
+            }
+        }
+        for &w in self.windows(q) {
+            if pos.wcnt[w as usize][a] == 3 && !pos.geo.windows[w as usize].contains(&p) {
+                threats[n] = w;
+                n += 1;
+            }
+        }
+        if n <= 1 {
+            return n as u8;
+        }
+        if n == 2 {
+            // Two windows: one stone blocks both when they share an empty point.
+            let (u, v) = (
+                &pos.geo.windows[threats[0] as usize],
+                &pos.geo.windows[threats[1] as usize],
+            );
+            let shared = u
+                .iter()
+                .any(|&c| c != p && c != q && pos.cells[c as usize] == 0 && v.contains(&c));
+            return if shared { 1 } else { 2 };
+        }
+        let mut blocked = [u16::MAX; 3];
+        pos.hitting_windows(&threats[..n], &[p as usize, q as usize], &mut blocked, 0, 3)
     }
 }
 
@@ -589,7 +700,7 @@ pub(crate) fn candidate_pairs(pos: &mut Connect6, pairs: &mut Vec<(u16, u16)>) {
             }
         }
     }
-    pairs.sort_unstable();
+    pairs.sort_unstable_by_key(|&(p, q)| (u32::from(p) << 16) | u32::from(q));
     pairs.dedup();
 }
 
@@ -672,4 +783,54 @@ pub(crate) fn threats_with(pos: &Connect6, a: usize, added: &[usize]) -> u8 {
     }
     let mut blocked = [u16::MAX; 3];
     pos.hitting_windows(&threats[..n], added, &mut blocked, 0, 3)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The indexed count agrees with [`threats_with`] on every pair of empty central points
+    /// of random positions in which the side counted has no threat yet.
+    #[test]
+    fn indexed_pair_threats_agree_with_threats_with() {
+        let mut seed = 0x2545_F491_4F6C_DD1D_u64;
+        let mut next = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let mut index = LiveIndex::new();
+        let (mut pairs, mut doubles) = (0, 0);
+        for game in 0..60 {
+            let mut pos = Connect6::standard();
+            for _ in 0..8 + game / 3 {
+                let c = (5 + next(9)) * 19 + 5 + next(9);
+                if pos.cells[c] == 0 {
+                    pos.play(Stone::from_index(c));
+                }
+            }
+            for a in 0..2 {
+                if !pos.threat_windows(a).is_empty() {
+                    continue;
+                }
+                index.build(&pos, a);
+                let empties: Vec<u16> = (0..pos.cells.len() as u16)
+                    .filter(|&c| pos.cells[c as usize] == 0 && pos.near[c as usize] > 0)
+                    .collect();
+                for (i, &p) in empties.iter().enumerate() {
+                    for &q in &empties[i + 1..] {
+                        let t = threats_with(&pos, a, &[p as usize, q as usize]);
+                        assert_eq!(index.pair_threats(&pos, a, p, q), t, "game {game}");
+                        pairs += 1;
+                        doubles += usize::from(t >= 2);
+                    }
+                }
+            }
+        }
+        assert!(
+            pairs > 10_000 && doubles > 100,
+            "{pairs} pairs, {doubles} doubles"
+        );
+    }
 }
