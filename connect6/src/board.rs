@@ -1092,13 +1092,7 @@ mod tests {
 
     #[test]
     fn bare_stones_update_what_the_threat_search_reads_and_undo_exactly() {
-        let mut seed = 0x9E37_79B9_7F4A_7C15_u64;
-        let mut next = move |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut next = crate::test_rng(0x9E37_79B9_7F4A_7C15_u64);
         let mut threats = 0;
         for game in 0..40 {
             let mut pos = Connect6::standard();

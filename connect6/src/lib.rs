@@ -45,6 +45,17 @@ pub mod tss;
 pub mod tune;
 pub mod weights;
 
+/// A deterministic random-number source for the unit tests (xorshift64).
+#[cfg(test)]
+pub(crate) fn test_rng(mut seed: u64) -> impl FnMut(usize) -> usize {
+    move |n| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    }
+}
+
 pub use board::{
     Cell, Connect6, DEFAULT_SIZE, EndReason, MAX_SIZE, MIN_SIZE, MoveError, SetupError, Stone,
     side_name,

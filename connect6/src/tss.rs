@@ -867,13 +867,7 @@ mod tests {
     /// of random positions in which the side counted has no threat yet.
     #[test]
     fn indexed_pair_threats_agree_with_threats_with() {
-        let mut seed = 0x2545_F491_4F6C_DD1D_u64;
-        let mut next = move |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut next = crate::test_rng(0x2545_F491_4F6C_DD1D_u64);
         let mut index = LiveIndex::new();
         let (mut pairs, mut doubles) = (0, 0);
         for game in 0..60 {
@@ -912,13 +906,8 @@ mod tests {
     /// also past its overflow.
     #[test]
     fn pair_set_removes_duplicates_and_empties() {
-        let mut seed = 0x1234_5678_9ABC_DEF1_u64;
-        let mut next = move |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n) as u16
-        };
+        let mut rng = crate::test_rng(0x1234_5678_9ABC_DEF1_u64);
+        let mut next = move |n: usize| rng(n) as u16;
         let mut set = PairSet::new();
         for round in 0..50 {
             let (count, range) = if round % 10 == 9 {
