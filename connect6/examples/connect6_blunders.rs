@@ -241,31 +241,30 @@ fn brute(file: &str, name: &str) {
     println!("{file}: {forced_lost} forced turns proved lost, {saved} with a safe turn");
 }
 
+/// The stones [`all_turns`] tries on `pos`: the blocking stones when the opponent threatens,
+/// else every empty point within two of a stone.
+fn stones_to_try(pos: &Connect6) -> Vec<Stone> {
+    let mut stones = Vec::new();
+    if pos.in_check() {
+        pos.search_stones(&mut stones, (400, 400));
+    } else {
+        pos.generate_moves(&mut stones);
+        stones.retain(|s| near(pos, s.index()));
+    }
+    stones
+}
+
 /// Every turn of ours from `pos` (the blocking first stones when the opponent threatens, else
 /// every point within two of a stone; then every second stone the same way), checked by
 /// [`verdict`]: (safe, unknown, tried, the first safe turn or "").
 fn all_turns(pos: &Connect6, tss: &mut ThreatSearch) -> (u32, u32, u32, String) {
-    let mut firsts = Vec::new();
-    if pos.in_check() {
-        pos.search_stones(&mut firsts, (400, 400));
-    } else {
-        let mut all = Vec::new();
-        pos.generate_moves(&mut all);
-        firsts.extend(all.into_iter().filter(|s| near(pos, s.index())));
-    }
+    let firsts = stones_to_try(pos);
     let (mut safe, mut unknown, mut tried) = (0, 0, 0);
     let mut example = String::new();
     let mut p = pos.clone();
     for (i, &f) in firsts.iter().enumerate() {
         p.play(f);
-        let mut seconds = Vec::new();
-        if p.in_check() {
-            p.search_stones(&mut seconds, (400, 400));
-        } else {
-            let mut all = Vec::new();
-            p.generate_moves(&mut all);
-            seconds.extend(all.into_iter().filter(|s| near(&p, s.index())));
-        }
+        let seconds = stones_to_try(&p);
         for &s in &seconds {
             if !pos.in_check() && firsts[..i].contains(&s) {
                 continue;

@@ -563,11 +563,8 @@ impl LiveIndex {
             self.slot[c as usize] = NO_SLOT;
         }
         self.used = 0;
-        let d = 1 - a;
+        // Live windows hold none of the other side's stones.
         for &w in pos.live.of(a) {
-            if pos.wcnt[w as usize][d] != 0 {
-                continue;
-            }
             for c in pos.window_empties(w as usize) {
                 let mut s = self.slot[c] as usize;
                 if s == NO_SLOT as usize {
