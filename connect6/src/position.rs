@@ -267,6 +267,26 @@ impl Position for Connect6 {
         self.raw_key()
     }
 
+    /// The game is over only by a six or a full board ([`Connect6::game_end`]), which
+    /// needs no move generation.
+    #[inline]
+    fn leaf_outcome(&self, _moves: &mut Vec<Stone>) -> Option<Outcome> {
+        self.game_end().map(|(outcome, _)| outcome)
+    }
+
+    /// [`Connect6::play_bare`]: the evaluation ([`crate::ThreatEval`]) reads only the window
+    /// counts and threat windows, so the stone values and candidate points (two thirds of a
+    /// full placement's time) are left alone at the horizon.
+    #[inline]
+    fn play_leaf(&mut self, mv: Stone) {
+        self.play_bare(mv);
+    }
+
+    #[inline]
+    fn undo_leaf(&mut self, mv: Stone) {
+        self.undo_bare(mv);
+    }
+
     /// One stone: a LittleGolem point (`j10`) or a ConnectMore pair of letters (`JJ`).
     fn parse_move(&self, text: &str) -> Result<Stone, MoveError> {
         let t = text.trim();
@@ -308,5 +328,58 @@ impl Position for Connect6 {
     #[inline]
     fn in_check(&self) -> bool {
         !self.threat_windows(self.side.opponent().index()).is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use game_core::{Evaluate, Position};
+
+    use crate::board::{Connect6, Stone};
+    use crate::eval::ThreatEval;
+
+    /// A stone played at the search's horizon (`play_leaf`) gives the same key, side to
+    /// move, check, outcome and evaluation as a full `play`, and `undo_leaf` restores the
+    /// position exactly (random games in the central 9 x 9 square, so that threats, sixes
+    /// and decided positions occur).
+    #[test]
+    fn horizon_stones_evaluate_as_full_stones_and_undo_exactly() {
+        let mut next = crate::test_rng(0x2545_F491_4F6C_DD1D);
+        let (mut decided, mut checks) = (0, 0);
+        let mut moves = Vec::new();
+        for game in 0..60 {
+            let mut pos = Connect6::standard();
+            while pos.game_end().is_none() && pos.stone_count() < 81 {
+                let c = (0..)
+                    .map(|_| (5 + next(9)) * 19 + 5 + next(9))
+                    .find(|&c| pos.cells[c] == 0)
+                    .unwrap();
+                let stone = Stone::from_index(c);
+                let before = (pos.moves_littlegolem(), pos.key());
+                let mut full = pos.clone();
+                full.play(stone);
+                pos.play_leaf(stone);
+                let text = full.moves_littlegolem();
+                assert_eq!(pos.key(), full.key(), "game {game}: {text}");
+                assert_eq!(pos.side_to_move(), full.side_to_move(), "{text}");
+                assert_eq!(pos.in_check(), full.in_check(), "{text}");
+                assert_eq!(
+                    ThreatEval.evaluate(&pos),
+                    ThreatEval.evaluate(&full),
+                    "{text}"
+                );
+                let outcome = full.generate_search_moves(&mut moves);
+                assert_eq!(pos.leaf_outcome(&mut moves), outcome, "{text}");
+                decided += usize::from(outcome.is_some());
+                checks += usize::from(full.in_check());
+                pos.undo_leaf(stone);
+                assert_eq!((pos.moves_littlegolem(), pos.key()), before, "{text}");
+                pos.play(stone);
+            }
+        }
+        assert!(
+            decided >= 30 && checks >= 100,
+            "{decided} decided, {checks} in check"
+        );
     }
 }

@@ -96,6 +96,36 @@ pub trait Position: Clone + Send + Sync + 'static {
         self.generate_moves(moves)
     }
 
+    /// The outcome at a leaf of the search without quiescence (see
+    /// [`QUIESCENCE`](Position::QUIESCENCE)): `Some` exactly when
+    /// [`generate_search_moves`](Position::generate_search_moves) would return `Some`, and
+    /// the same outcome. The search needs no moves there, so a game that can tell a finished
+    /// game without generating them (a six on the board) answers directly; `moves` is scratch
+    /// space (its contents afterwards are unspecified). Default: `generate_search_moves`.
+    fn leaf_outcome(&self, moves: &mut Vec<Self::Move>) -> Option<Outcome> {
+        self.generate_search_moves(moves)
+    }
+
+    /// Plays `mv` at the search's horizon: the search then only asks the position its
+    /// [`side_to_move`](Position::side_to_move), [`key`](Position::key),
+    /// [`in_check`](Position::in_check), [`rule_outcome`](Position::rule_outcome),
+    /// [`forced_result`](Position::forced_result), [`leaf_outcome`](Position::leaf_outcome)
+    /// and its static evaluation before taking the move back with
+    /// [`undo_leaf`](Position::undo_leaf), so a game may skip the updates only move
+    /// generation and ordering need (connect6's stone values and candidate points). Only
+    /// called in games without quiescence. Default: [`play`](Position::play).
+    #[inline]
+    fn play_leaf(&mut self, mv: Self::Move) {
+        self.play(mv);
+    }
+
+    /// Takes back `mv` played by [`play_leaf`](Position::play_leaf) (the last move played).
+    /// Default: [`undo`](Position::undo).
+    #[inline]
+    fn undo_leaf(&mut self, mv: Self::Move) {
+        self.undo(mv);
+    }
+
     /// An ordering hint: moves with a higher hint are searched first among the quiet moves,
     /// after the transposition-table move, and among the tactical moves (which all come
     /// before killers and quiet moves). Range `-1_000_000..=1_000_000`. Default 0.

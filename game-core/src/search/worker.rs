@@ -555,7 +555,10 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
             if late && scores[i] < KILLER_SCORES[1] {
                 break;
             }
-            let tactical = self.pos.is_tactical(mv);
+            // Only late moves, reductions and the fail-high reduction ask whether a move is
+            // tactical (the ordering has already put tactical moves first).
+            let tactical =
+                (late || likely_fail_high || (depth >= 3 && i >= 3)) && self.pos.is_tactical(mv);
             // Late-move pruning: past the move-count limit, quiet moves are not searched.
             if late && !tactical && !killers.contains(&Some(mv)) {
                 continue;
@@ -566,7 +569,17 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
                 0
             };
 
-            self.pos.play(mv);
+            // A child that only gets evaluated (no quiescence, no extension can deepen it)
+            // may skip the updates move generation needs.
+            let horizon_child = !(P::QUIESCENCE && self.options.quiescence)
+                && depth <= 1
+                && !self.options.check_extension
+                && singular_code != Some(mv.code());
+            if horizon_child {
+                self.pos.play_leaf(mv);
+            } else {
+                self.pos.play(mv);
+            }
             let same_side = self.pos.side_to_move() == side;
             let gives_check = self.pos.in_check();
             let extension = i32::from(
@@ -629,7 +642,11 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
                 }
                 s
             };
-            self.pos.undo(mv);
+            if horizon_child {
+                self.pos.undo_leaf(mv);
+            } else {
+                self.pos.undo(mv);
+            }
             if self.aborted {
                 self.moves[ply] = moves;
                 self.scores[ply] = scores;
@@ -721,7 +738,7 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
     /// static evaluation.
     fn leaf(&mut self, ply: usize) -> Score {
         let mut moves = mem::take(&mut self.moves[ply]);
-        let outcome = self.pos.generate_search_moves(&mut moves);
+        let outcome = self.pos.leaf_outcome(&mut moves);
         self.moves[ply] = moves;
         match outcome {
             Some(outcome) => outcome_score(&self.pos, outcome, ply),
