@@ -181,6 +181,11 @@ impl Engine {
                     hash_mib: hash_mib.max(1),
                     threads: 1,
                     check_extension: false,
+                    // The evaluation moves by hundreds from one stone's depth to the next
+                    // (the side to move changes every other ply), far past the shared
+                    // search's aspiration window (25, doubled on each failure): without
+                    // it the same depths take 7-12 % fewer nodes (`connect6_depth`).
+                    aspiration_windows: false,
                     ..SearchOptions::default()
                 },
             ),
