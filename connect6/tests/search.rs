@@ -422,8 +422,8 @@ fn one_stone_double_threat_wins_after_a_block() {
 /// The turn before that loss: with the verification of its turn on (the default), the
 /// engine never plays a turn whose threat the opponent blocks into a win by threats, nor one
 /// after which the opponent wins by continuous threats; the game's k7 k9 is such a turn.
-/// Node limits keep it deterministic; with the verification off the engine plays a losing
-/// turn at one of them.
+/// Depth and node limits keep it deterministic; with the verification off the engine plays
+/// a losing turn at one of them (k7 k9 itself at one turn deep).
 #[test]
 fn engine_verifies_its_turn_against_the_opponents_threats() {
     let pos = Connect6::from_moves(19, "i11 k8k11 k13j12").unwrap();
@@ -447,14 +447,19 @@ fn engine_verifies_its_turn_against_the_opponents_threats() {
     };
     assert!(loses(&pts("k7 k9")));
     let mut unverified_loss = false;
-    for nodes in [2_000, 5_000, 10_000, 20_000, 50_000] {
-        let limits = EngineLimits {
-            depth: None,
-            time: None,
-            nodes: Some(nodes),
-        };
+    let by_depth = (1..=3).map(|turns| EngineLimits {
+        depth: Some(turns),
+        time: None,
+        nodes: None,
+    });
+    let by_nodes = [2_000, 5_000, 10_000, 20_000, 50_000].map(|nodes| EngineLimits {
+        depth: None,
+        time: None,
+        nodes: Some(nodes),
+    });
+    for limits in by_depth.chain(by_nodes) {
         let turn = Engine::new(8).think(&pos, &limits).unwrap().turn;
-        assert!(!loses(&turn), "{nodes} nodes: {turn:?}");
+        assert!(!loses(&turn), "{limits:?}: {turn:?}");
         let mut plain = Engine::new(8);
         plain.set_verify(false);
         unverified_loss |= loses(&plain.think(&pos, &limits).unwrap().turn);
