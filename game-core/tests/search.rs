@@ -175,6 +175,64 @@ fn two_stone_turn_wins_are_found() {
     assert_legal_line(&pos, &result.pv);
 }
 
+/// Iterations by whole turns (`Limits::depth_step` 2) on the two-stone toy game: every
+/// random position gets the plain minimax value at the final depth (4 plies: two turns),
+/// with the table on and off, and a legal principal variation starting with the best move.
+#[test]
+fn whole_turn_iterations_keep_the_minimax_value() {
+    let template = KInARow::new(5, 5, 4, 2, 1);
+    let mut rng = ChaCha8Rng::seed_from_u64(6);
+    let mut no_table = SearchOptions::exact();
+    no_table.transposition_table = false;
+    for n in 0..120 {
+        let mut pos = random_position(&mut rng, &template, template.cells.len() - 8);
+        let expected = minimax(&mut pos, &RandomEval, 4);
+        for options in [SearchOptions::exact(), no_table.clone()] {
+            let mut searcher = Searcher::new(RandomEval, options.clone());
+            let limits = Limits {
+                depth_step: 2,
+                ..Limits::depth(4)
+            };
+            let result = searcher.search(&pos, &limits, &AtomicBool::new(false), |_| {});
+            assert_eq!(
+                result.score,
+                expected,
+                "position #{n} (key {:#x}) options {options:?}",
+                pos.key()
+            );
+            // Only even depths are searched (or the iteration that proved a result).
+            assert!(result.depth % 2 == 0, "depth {}", result.depth);
+            assert_legal_line(&pos, &result.pv);
+            assert_eq!(result.pv.first(), result.best_move.as_ref());
+        }
+    }
+}
+
+/// A win with the turn's first stone is one ply sooner than a win with its second, even
+/// when the second-stone win is searched first and the first-stone win is tried in a null
+/// window: mate distance pruning must allow a win on the spot after the same side's stone.
+#[test]
+fn a_first_stone_win_beats_a_second_stone_win_searched_first() {
+    // 5x5, four in a row, two stones per turn: First 4, Second 0 1, First 9 14, Second 20
+    // 21. First, with two stones, wins with its first at 19 (column 4-9-14-19); any other
+    // first stone wins with 19 as the second. The root tries cell 2 first (board order), so
+    // 19 is searched in a null window behind a win one ply slower.
+    let mut pos = KInARow::new(5, 5, 4, 2, 1);
+    play_all(&mut pos, &[4, 0, 1, 9, 14, 20, 21]);
+    assert_eq!(pos.side_to_move(), Side::First);
+    for options in [SearchOptions::exact(), SearchOptions::default()] {
+        let mut searcher = Searcher::new(RandomEval, options);
+        // Iterations by whole turns: the first one is already two plies deep.
+        let limits = Limits {
+            depth_step: 2,
+            ..Limits::depth(4)
+        };
+        let result = searcher.search(&pos, &limits, &AtomicBool::new(false), |_| {});
+        assert_eq!(result.score_view(), ScoreView::MatePlies(1));
+        assert_eq!(result.best_move, Some(Cell(19)));
+    }
+}
+
 #[test]
 fn one_thread_is_deterministic() {
     let template = KInARow::new(6, 6, 4, 1, 1);

@@ -22,6 +22,11 @@ pub struct Limits<M> {
     pub root_moves: Vec<M>,
     /// Root moves never searched (UCCI `banmoves`).
     pub excluded_moves: Vec<M>,
+    /// Plies between iterations of the iterative deepening (0 and 1: every ply). With a
+    /// larger step the iterations are the depths that differ from the deepest one (`depth`,
+    /// else [`MAX_DEPTH`](super::MAX_DEPTH)) by a multiple of the step: a game of two-stone
+    /// turns sets 2 so that every horizon falls at the start of a turn (connect6).
+    pub depth_step: u32,
 }
 
 impl<M> Default for Limits<M> {
@@ -33,6 +38,7 @@ impl<M> Default for Limits<M> {
             hard_time: None,
             root_moves: Vec::new(),
             excluded_moves: Vec::new(),
+            depth_step: 1,
         }
     }
 }

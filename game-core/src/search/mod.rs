@@ -394,7 +394,7 @@ impl<P: Position, E: Evaluate<P>> Searcher<P, E> {
                     );
                     // Lazy SMP: half the helpers run one ply ahead, so threads spread over
                     // depths and fill the shared table with different subtrees.
-                    let offset = (id as u32 + 1) % 2;
+                    let offset = (id as u32 + 1) % 2 * limits.depth_step.max(1);
                     iterate(
                         &mut worker,
                         max_depth + offset,
@@ -474,7 +474,10 @@ where
 {
     let start = worker.start();
     let mut completed: Option<Iteration<P::Move>> = None;
-    let mut depth = 1 + first_offset;
+    // The first iteration: `first_offset` past the shallowest depth that differs from
+    // the deepest by a multiple of the step.
+    let step = limits.depth_step.max(1);
+    let mut depth = (max_depth - first_offset - 1) % step + 1 + first_offset;
     while depth <= max_depth {
         let previous = completed.as_ref().map(|it| it.score);
         let score = match previous {
@@ -535,7 +538,7 @@ where
         if mate_found || soft_spent || only_move {
             break;
         }
-        depth += 1;
+        depth += step;
     }
     let seldepth = worker.seldepth;
     let nodes = worker.nodes();

@@ -134,6 +134,9 @@ pub(crate) struct Worker<'a, P: Position, E> {
     lmp_counts: [usize; 64],
     /// Per ply: the code of the move a singular-extension test search leaves out.
     excluded: Vec<Option<u32>>,
+    /// Per ply: whether the move into this node was the same side's (the first stone of a
+    /// two-stone turn): the side to move may then have won already, on the spot.
+    same_side: Vec<bool>,
 }
 
 impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
@@ -165,6 +168,7 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
             is_main,
             lmp_counts: lmp_counts(&options.pruning),
             excluded: vec![None; MAX_PLY + 1],
+            same_side: vec![false; MAX_PLY + 1],
         }
     }
 
@@ -235,6 +239,7 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
         ply: usize,
         cut_node: bool,
     ) -> Score {
+        self.same_side[ply] = same_side;
         if same_side {
             self.negamax(depth, alpha, beta, ply, cut_node)
         } else {
@@ -370,10 +375,12 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
             return self.static_eval();
         }
         let pv_node = beta - alpha > 1;
-        // Mate distance pruning: no result here can beat a win at the next ply or lose
+        // Mate distance pruning: no result here can beat a win at the next ply (on the spot
+        // when the same side moved into this node: its first stone may have won) or lose
         // faster than a loss on the spot.
         alpha = alpha.max(mated_in(ply as u32));
-        beta = beta.min(mate_in(ply as u32 + 1));
+        let soonest_win = if self.same_side[ply] { ply } else { ply + 1 };
+        beta = beta.min(mate_in(soonest_win as u32));
         if alpha >= beta {
             return alpha;
         }
@@ -464,6 +471,7 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
         {
             let reduction = 2 + depth / 4;
             self.pos.play_null();
+            self.same_side[ply + 1] = false;
             let score = -self.negamax(depth - 1 - reduction, -beta, -beta + 1, ply + 1, !cut_node);
             self.pos.undo_null();
             if self.aborted {
