@@ -1,6 +1,7 @@
 //! The connect6 engine: immediate win, threat-space search for us, forced defence, then the
 //! shared `game_core::search` (iterative-deepening principal variation search, one stone per
-//! ply, negating only when the side to move changes) over the first stones of the candidate
+//! ply, negating only when the side to move changes, one stone deeper after each stone that
+//! leaves the side to move facing threats) over the first stones of the candidate
 //! turns, and the second stone from its principal variation (or a short search among the
 //! candidates paired with the first); last, the verification of the chosen turn by a threat
 //! search for the opponent ([`Engine::set_verify`], on by default).
@@ -185,7 +186,8 @@ impl Engine {
                 SearchOptions {
                     hash_mib: hash_mib.max(1),
                     threads: 1,
-                    check_extension: false,
+                    // See `Engine::set_check_extension`.
+                    check_extension: true,
                     // The evaluation moves by hundreds from one stone's depth to the next
                     // (the side to move changes every other ply), far past the shared
                     // search's aspiration window (25, doubled on each failure): without
@@ -249,6 +251,15 @@ impl Engine {
     /// win, the engine plays the first other turn that passes both checks.
     pub fn set_single_threat_check(&mut self, on: bool) {
         self.single_threat_check = on;
+    }
+
+    /// Switches the main search's check extension on or off (default on): one stone deeper
+    /// after each stone that leaves the side to move facing threats, so that the threat
+    /// sequences behind a quiet turn reach past the horizon less often. Measured against
+    /// Cloudict (depth 4) at 500 ms a move, 480 games: 287 wins on, 267 off
+    /// (docs/connect6-engine.md).
+    pub fn set_check_extension(&mut self, on: bool) {
+        self.searcher.set_check_extension(on);
     }
 
     /// Forgets the transposition and threat tables (a new game).

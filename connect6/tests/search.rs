@@ -422,8 +422,10 @@ fn one_stone_double_threat_wins_after_a_block() {
 /// The turn before that loss: with the verification of its turn on (the default), the
 /// engine never plays a turn whose threat the opponent blocks into a win by threats, nor one
 /// after which the opponent wins by continuous threats; the game's k7 k9 is such a turn.
-/// Depth and node limits keep it deterministic; with the verification off the engine plays
-/// a losing turn at one of them (k7 k9 itself at one turn deep).
+/// Depth and node limits keep it deterministic; with the verification and the main search's
+/// check extension off the engine plays a losing turn at one of them (k7 k9 itself at one
+/// turn deep). The main search with the check extension (the default) avoids the loss at
+/// these limits without the verification, so the verification is tested with it on and off.
 #[test]
 fn engine_verifies_its_turn_against_the_opponents_threats() {
     let pos = Connect6::from_moves(19, "i11 k8k11 k13j12").unwrap();
@@ -458,10 +460,19 @@ fn engine_verifies_its_turn_against_the_opponents_threats() {
         nodes: Some(nodes),
     });
     for limits in by_depth.chain(by_nodes) {
-        let turn = Engine::new(8).think(&pos, &limits).unwrap().turn;
-        assert!(!loses(&turn), "{limits:?}: {turn:?}");
+        for extension in [true, false] {
+            let mut engine = Engine::new(8);
+            engine.set_check_extension(extension);
+            let turn = engine.think(&pos, &limits).unwrap().turn;
+            assert!(!loses(&turn), "{limits:?}, extension {extension}: {turn:?}");
+        }
+        let mut extended = Engine::new(8);
+        extended.set_verify(false);
+        let turn = extended.think(&pos, &limits).unwrap().turn;
+        assert!(!loses(&turn), "{limits:?}, search alone: {turn:?}");
         let mut plain = Engine::new(8);
         plain.set_verify(false);
+        plain.set_check_extension(false);
         unverified_loss |= loses(&plain.think(&pos, &limits).unwrap().turn);
     }
     assert!(unverified_loss);

@@ -306,6 +306,12 @@ impl<P: Position, E: Evaluate<P>> Searcher<P, E> {
             .resize_with(threads, || Heuristics::new(MAX_PLY));
     }
 
+    /// Switches the check extension ([`SearchOptions::check_extension`]) on or off; the
+    /// table stays (its entries were searched to at least their stored depth either way).
+    pub fn set_check_extension(&mut self, on: bool) {
+        self.options.check_extension = on;
+    }
+
     /// Forgets everything learnt: the table, killers and history (a new game).
     pub fn clear(&mut self) {
         self.tt.clear();

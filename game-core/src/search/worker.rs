@@ -577,11 +577,11 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
                 0
             };
 
-            // A child that only gets evaluated (no quiescence, no extension can deepen it)
-            // may skip the updates move generation needs.
-            let horizon_child = !(P::QUIESCENCE && self.options.quiescence)
+            // A child that only gets evaluated (no quiescence, no extension deepens it) may
+            // skip the updates move generation needs. A check extension is known only once the
+            // move is on the board: a leaf that gives check is taken back and played in full.
+            let mut horizon_child = !(P::QUIESCENCE && self.options.quiescence)
                 && depth <= 1
-                && !self.options.check_extension
                 && singular_code != Some(mv.code());
             if horizon_child {
                 self.pos.play_leaf(mv);
@@ -590,6 +590,11 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
             }
             let same_side = self.pos.side_to_move() == side;
             let gives_check = self.pos.in_check();
+            if horizon_child && self.options.check_extension && gives_check {
+                self.pos.undo_leaf(mv);
+                self.pos.play(mv);
+                horizon_child = false;
+            }
             let extension = i32::from(
                 (self.options.check_extension && gives_check) || singular_code == Some(mv.code()),
             );
