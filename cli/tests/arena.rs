@@ -147,7 +147,7 @@ fn gomoku_qi_vs_qi_over_gomocup() {
             "--movetime",
             "20ms",
             "--margin",
-            "2s",
+            "30s",
             "--seed",
             "11",
             "--records",
@@ -215,7 +215,7 @@ fn gomoku_openings_file_and_game_clock() {
         "--tc",
         "2+0.02",
         "--margin",
-        "1s",
+        "30s",
         "--records",
         rec.to_str().unwrap(),
     ]);
@@ -254,7 +254,7 @@ fn connect6_qi_vs_qi_over_connectmore() {
         "--movetime",
         "50ms",
         "--margin",
-        "2s",
+        "30s",
         "--seed",
         "5",
         "--records",
@@ -290,7 +290,7 @@ fn connect6_qi_vs_qi_over_connectmore() {
         "--tc",
         "3+0.05",
         "--margin",
-        "1s",
+        "30s",
         "--records",
         rec.to_str().unwrap(),
     ]);
@@ -334,7 +334,7 @@ fn xiangqi_fakes_draw_by_repetition_over_ucci_and_uci() {
         "--movetime",
         "100ms",
         "--margin",
-        "2s",
+        "30s",
         "--records",
         rec.to_str().unwrap(),
     ]);
@@ -397,7 +397,7 @@ fn engines_that_ignore_quit_are_killed_with_what_they_started() {
         "--movetime",
         "100ms",
         "--margin",
-        "2s",
+        "30s",
     ]);
     assert_eq!(finished_lines(&out).len(), 2, "{out}");
     let text = std::fs::read_to_string(&pid_file).expect("the fakes wrote their PIDs");
@@ -431,7 +431,7 @@ fn xiangqi_fake_faults_lose_with_their_reason() {
     for (proto, mode, reason) in [
         ("ucci", "illegal", "illegal move: 'e"),
         ("uci", "illegal", "illegal move: 'e"),
-        ("ucci", "silent", "time forfeit: no move within 300 ms"),
+        ("ucci", "silent", "time forfeit: no move within 3200 ms"),
         ("uci", "crash", "crash: engine exited with status 3"),
     ] {
         let out = qi_match(&[
@@ -447,7 +447,7 @@ fn xiangqi_fake_faults_lose_with_their_reason() {
             "--movetime",
             "200ms",
             "--margin",
-            "100ms",
+            "3s",
         ]);
         let lines = finished_lines(&out);
         assert_eq!(lines.len(), 2, "{out}");
@@ -480,7 +480,7 @@ fn gomocup_fake_faults_lose_and_the_match_goes_on() {
         ("illegal", "is occupied"),
         (
             "silent",
-            "time forfeit: no move within 300 ms (200 ms allowed + 100 ms margin)",
+            "time forfeit: no move within 3200 ms (200 ms allowed + 3000 ms margin)",
         ),
         (
             "crash",
@@ -505,7 +505,7 @@ fn gomocup_fake_faults_lose_and_the_match_goes_on() {
             "--movetime",
             "200ms",
             "--margin",
-            "100ms",
+            "3s",
             "--seed",
             "2",
             "--records",
@@ -575,6 +575,8 @@ fn sprt_stops_the_match_when_a_bound_is_crossed() {
         "20",
         "--movetime",
         "200ms",
+        "--margin",
+        "30s",
         "--sprt",
         "elo0=0,elo1=400,alpha=0.05,beta=0.05",
     ]);
@@ -615,7 +617,7 @@ fn elo_and_llr_lines_match_hand_computed_values() {
         "--movetime",
         "200ms",
         "--margin",
-        "2s",
+        "30s",
         "--sprt",
         "elo0=0,elo1=5",
     ]);
@@ -702,7 +704,7 @@ fn xiangqi_qi_vs_qi_over_ucci_and_uci() {
         "--movetime",
         "30ms",
         "--margin",
-        "2s",
+        "30s",
         "--max-plies",
         "120",
         "--seed",

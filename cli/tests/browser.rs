@@ -4,16 +4,22 @@
 //! xiangqi click-click moves with a refused one and a capture, undo, a record downloaded and
 //! loaded back, and two browsers on one game URL seeing each other's moves.
 //!
+//! Without Chromium and chromedriver each test says on stderr that it was not run and passes,
+//! so that `cargo test --workspace` passes on a machine with only the Rust toolchain; with
+//! `QI_REQUIRE_BROWSER=1` (set by `.ci/run`) a missing browser fails them instead.
+//!
 //! With `QI_SCREENSHOTS=DIR` each test also saves a screenshot of its board to `DIR`
 //! (the pictures in `docs/screenshots/` are made this way).
 
 mod support;
 
+use std::io::Write;
 use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use fantoccini::{Client, ClientBuilder, Locator};
+use hyper_util::client::legacy::connect::HttpConnector;
 use serde_json::{Value, json};
 use support::{Served, pieces};
 
@@ -23,24 +29,54 @@ struct Driver {
     url: String,
 }
 
+/// Set (to anything but `0`) where the browser tests must run: `.ci/run` sets it, so that a
+/// missing Chromium or chromedriver fails CI instead of skipping the tests.
+const REQUIRE_BROWSER: &str = "QI_REQUIRE_BROWSER";
+
+/// What the browser tests need and how to install it on Debian.
+const INSTALL: &str = "apt-get install chromium chromium-driver (or set CHROMIUM and \
+                       CHROMEDRIVER to their paths)";
+
 impl Driver {
-    fn start() -> Driver {
+    /// Starts chromedriver, or returns `None` after saying on stderr that `test` was not run
+    /// when chromedriver or Chromium is missing and [`REQUIRE_BROWSER`] is not set.
+    ///
+    /// # Panics
+    /// When the browser is missing and [`REQUIRE_BROWSER`] is set, or when chromedriver
+    /// starts but never listens.
+    fn start(test: &str) -> Option<Driver> {
+        let program = std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "chromedriver".into());
+        let missing = if !std::path::Path::new(&chromium()).is_file() {
+            Some(format!("no Chromium at {}", chromium()))
+        } else if !on_path(&program) {
+            Some(format!("no {program}"))
+        } else {
+            None
+        };
+        if let Some(missing) = missing {
+            let required = std::env::var(REQUIRE_BROWSER).is_ok_and(|v| v != "0");
+            assert!(
+                !required,
+                "{missing}, but {REQUIRE_BROWSER} is set: the browser tests need {INSTALL}"
+            );
+            // Straight to the process's stderr: libtest captures `eprintln!` of a passing test.
+            let _ = writeln!(
+                std::io::stderr(),
+                "browser test {test} NOT RUN: {missing}. To run the browser tests: {INSTALL}; \
+                 set {REQUIRE_BROWSER}=1 to make a missing browser a failure (.ci/run does)."
+            );
+            return None;
+        }
         let port = TcpListener::bind("127.0.0.1:0")
             .and_then(|l| l.local_addr())
             .expect("a free port")
             .port();
-        let program = std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "chromedriver".into());
         let child = Command::new(&program)
             .arg(format!("--port={port}"))
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
-            .unwrap_or_else(|e| {
-                panic!(
-                    "cannot start {program} ({e}): the browser tests need Debian's chromium and \
-                     chromium-driver (apt-get install chromium chromium-driver; .ci/run does it)"
-                )
-            });
+            .unwrap_or_else(|e| panic!("cannot start {program} ({e}): {INSTALL}"));
         let url = format!("http://127.0.0.1:{port}");
         let start = Instant::now();
         while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
@@ -50,12 +86,12 @@ impl Driver {
             );
             std::thread::sleep(Duration::from_millis(50));
         }
-        Driver { child, url }
+        Some(Driver { child, url })
     }
 
     /// A new headless Chromium session.
     async fn browser(&self) -> Client {
-        let binary = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
+        let binary = chromium();
         let mut caps = serde_json::Map::new();
         caps.insert(
             "goog:chromeOptions".into(),
@@ -68,8 +104,7 @@ impl Driver {
                 ],
             }),
         );
-        ClientBuilder::rustls()
-            .expect("a WebDriver client")
+        ClientBuilder::new(HttpConnector::new())
             .capabilities(caps)
             .connect(&self.url)
             .await
@@ -82,6 +117,20 @@ impl Drop for Driver {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// The Chromium binary: `$CHROMIUM`, or Debian's `/usr/bin/chromium`.
+fn chromium() -> String {
+    std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into())
+}
+
+/// Whether `program` is a path to a file or a file in a directory of `$PATH`.
+fn on_path(program: &str) -> bool {
+    if program.contains('/') {
+        return std::path::Path::new(program).is_file();
+    }
+    std::env::var_os("PATH")
+        .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(program).is_file()))
 }
 
 /// Runs a JavaScript expression in the page and returns its value.
@@ -204,8 +253,11 @@ async fn screenshot(c: &Client, name: &str) {
 
 #[tokio::test]
 async fn gomoku_won_by_clicks_against_a_depth_1_engine_then_undone() {
+    let Some(driver) = Driver::start("gomoku_won_by_clicks_against_a_depth_1_engine_then_undone")
+    else {
+        return;
+    };
     let served = Served::start();
-    let driver = Driver::start();
     let c = driver.browser().await;
     // Black has an open three h8 i8 j8; a fourth stone makes an open four.
     start_game(
@@ -250,8 +302,10 @@ async fn gomoku_won_by_clicks_against_a_depth_1_engine_then_undone() {
 
 #[tokio::test]
 async fn renju_forbidden_point_is_shown_and_refused() {
+    let Some(driver) = Driver::start("renju_forbidden_point_is_shown_and_refused") else {
+        return;
+    };
     let served = Served::start();
-    let driver = Driver::start();
     let c = driver.browser().await;
     start_game(
         &c,
@@ -283,8 +337,10 @@ async fn renju_forbidden_point_is_shown_and_refused() {
 
 #[tokio::test]
 async fn connect6_two_stone_turn() {
+    let Some(driver) = Driver::start("connect6_two_stone_turn") else {
+        return;
+    };
     let served = Served::start();
-    let driver = Driver::start();
     let c = driver.browser().await;
     start_game(&c, &served, "connect6", ["human", "human"], "").await;
     click_cell(&c, "j10").await;
@@ -315,8 +371,10 @@ async fn connect6_two_stone_turn() {
 
 #[tokio::test]
 async fn xiangqi_click_click_moves_a_refusal_and_a_capture() {
+    let Some(driver) = Driver::start("xiangqi_click_click_moves_a_refusal_and_a_capture") else {
+        return;
+    };
     let served = Served::start();
-    let driver = Driver::start();
     let c = driver.browser().await;
     start_game(&c, &served, "xiangqi", ["human", "human"], "").await;
     // The rook on a0 cannot pass its own pawn on a3.
@@ -368,8 +426,10 @@ async fn xiangqi_click_click_moves_a_refusal_and_a_capture() {
 
 #[tokio::test]
 async fn record_downloaded_and_loaded_back() {
+    let Some(driver) = Driver::start("record_downloaded_and_loaded_back") else {
+        return;
+    };
     let served = Served::start();
-    let driver = Driver::start();
     let c = driver.browser().await;
     start_game(&c, &served, "gomoku", ["human", "human"], "").await;
     for p in ["h8", "h9", "i9"] {
@@ -401,8 +461,10 @@ async fn record_downloaded_and_loaded_back() {
 
 #[tokio::test]
 async fn two_browsers_on_one_game_see_each_others_moves() {
+    let Some(driver) = Driver::start("two_browsers_on_one_game_see_each_others_moves") else {
+        return;
+    };
     let served = Served::start();
-    let driver = Driver::start();
     let a = driver.browser().await;
     let b = driver.browser().await;
     start_game(&a, &served, "connect4", ["human", "human"], "").await;

@@ -1,7 +1,5 @@
 //! Pair generation, threat-space search and the engine's decisions.
 
-use std::time::Duration;
-
 use connect6::engine::{Decision, Engine, EngineLimits};
 use connect6::notation::parse_littlegolem;
 use connect6::tss::ThreatSearch;
@@ -111,10 +109,11 @@ fn threat_win_holds(moves: &str, max_turns: u32) {
         .expect("a win by threats");
     assert!(first.turns <= max_turns, "{}", first.turns);
     let mut engine = Engine::new(8);
+    // Depth and nodes, not time: the same defence on any machine, however busy.
     let limits = EngineLimits {
         depth: Some(3),
-        time: Some(Duration::from_millis(200)),
-        nodes: None,
+        time: None,
+        nodes: Some(300_000),
     };
     for turn in 1..=first.turns {
         let win = tss

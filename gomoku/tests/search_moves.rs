@@ -210,7 +210,9 @@ fn threat_search_never_starves_the_main_search() {
             let stop = AtomicBool::new(false);
             let r = Engine::new(8).think(
                 &b,
-                &EngineLimits::time(Duration::from_millis(300)),
+                // A second: the threat searches end by half of it, and the main search's
+                // first iteration takes milliseconds, so no machine load starves it.
+                &EngineLimits::time(Duration::from_secs(1)),
                 &stop,
                 |_| {},
             );
