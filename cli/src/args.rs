@@ -3,7 +3,6 @@
 use std::time::Duration;
 
 use clap::Args;
-use thiserror::Error;
 
 use game_frame::{Budget, EngineConfig, Setup};
 
@@ -92,116 +91,27 @@ impl EngineArgs {
             depth: self.depth,
             time: self.time,
             nodes: self.nodes,
+            clock: None,
         };
         if budget == Budget::default() {
             budget.time = Some(default_time);
         }
         budget
     }
-}
 
-/// The longest `--time`: one day.
-pub const MAX_TIME_SECS: f64 = 86_400.0;
-
-/// A time string that cannot be read or is out of range.
-#[derive(Debug, Error, PartialEq, Eq)]
-pub enum TimeError {
-    /// Not a duration as people write it.
-    #[error(
-        "bad time '{0}': expected a number and a unit, like 5s, 500ms, 1.5s, .5s, 2m, 1m30s or \
-         1h (units h, m or min, s or sec, ms, in any case; a bare number is seconds)"
-    )]
-    Unreadable(String),
-    /// Zero where a positive time is needed.
-    #[error("bad time '{0}': the time must be above zero (a bare number is seconds)")]
-    Zero(String),
-    /// Above zero but below one millisecond, the clocks' resolution.
-    #[error("bad time '{0}': below one millisecond (the shortest time is 1ms)")]
-    BelowMillisecond(String),
-    /// More than [`MAX_TIME_SECS`].
-    #[error("bad time '{0}': too large, the maximum is 86400s (24 hours, 1440m)")]
-    TooLarge(String),
-}
-
-/// The unit of one `NUMBER UNIT` group of a duration, in seconds, from its name (any case).
-fn unit_seconds(unit: &str) -> Option<(f64, u8)> {
-    // The rank orders the groups: largest unit first, each unit at most once.
-    Some(match unit.to_ascii_lowercase().as_str() {
-        "h" | "hr" | "hrs" | "hour" | "hours" => (3600.0, 0),
-        "m" | "min" | "mins" | "minute" | "minutes" => (60.0, 1),
-        "s" | "sec" | "secs" | "second" | "seconds" => (1.0, 2),
-        "ms" | "msec" | "msecs" | "millisecond" | "milliseconds" => (0.001, 3),
-        _ => return None,
-    })
-}
-
-/// Parses a duration the way people write it, zero included: a bare number of seconds (`3`,
-/// `1.5`, `.5`), or one or more `NUMBER UNIT` groups from the largest unit down (`5s`, `5S`,
-/// `500ms`, `1m30s`, `1h 5m`, `.5s`); units `h`, `m`/`min`, `s`/`sec`, `ms` (and their long
-/// names), in any case. The one duration parser of every `qi` option.
-///
-/// # Errors
-/// [`TimeError::Unreadable`] for anything else (negative numbers, exponents, a unit twice or
-/// out of order), [`TimeError::BelowMillisecond`] above zero but below 1 ms,
-/// [`TimeError::TooLarge`] above [`MAX_TIME_SECS`].
-pub fn parse_span(text: &str) -> Result<Duration, TimeError> {
-    let bad = || TimeError::Unreadable(text.to_string());
-    let t = text.trim();
-    let is_number = |c: char| c.is_ascii_digit() || c == '.';
-    let read_number = |n: &str| -> Result<f64, TimeError> {
-        // Digits with at most one point and at least one digit; no sign, no exponent.
-        if n.is_empty() || n.ends_with('.') || n.matches('.').count() > 1 {
-            return Err(bad());
+    /// The budget per move on a game clock: the given limits only (none: the clock alone).
+    #[must_use]
+    pub fn budget_on_clock(&self) -> Budget {
+        Budget {
+            depth: self.depth,
+            time: self.time,
+            nodes: self.nodes,
+            clock: None,
         }
-        n.parse::<f64>().map_err(|_| bad())
-    };
-    let seconds = if !t.is_empty() && t.chars().all(is_number) {
-        read_number(t)?
-    } else {
-        let mut rest = t;
-        let mut total = 0.0;
-        let mut last_rank = None;
-        while !rest.is_empty() {
-            let split = rest.find(|c: char| !is_number(c)).unwrap_or(rest.len());
-            let value = read_number(&rest[..split])?;
-            rest = rest[split..].trim_start();
-            let end = rest
-                .find(|c: char| !c.is_ascii_alphabetic())
-                .unwrap_or(rest.len());
-            let (scale, rank) = unit_seconds(&rest[..end]).ok_or_else(bad)?;
-            if last_rank.is_some_and(|r| rank <= r) {
-                return Err(bad());
-            }
-            last_rank = Some(rank);
-            total += value * scale;
-            rest = rest[end..].trim_start();
-        }
-        if last_rank.is_none() {
-            return Err(bad());
-        }
-        total
-    };
-    if !seconds.is_finite() || seconds > MAX_TIME_SECS {
-        return Err(TimeError::TooLarge(text.to_string()));
     }
-    if seconds > 0.0 && seconds < 0.001 {
-        return Err(TimeError::BelowMillisecond(text.to_string()));
-    }
-    Ok(Duration::from_secs_f64(seconds))
 }
 
-/// Parses a time above zero, as [`parse_span`] reads it (`5s`, `500ms`, `1m30s`, a bare
-/// number of seconds).
-///
-/// # Errors
-/// [`parse_span`]'s errors, and [`TimeError::Zero`] for zero.
-pub fn parse_time(text: &str) -> Result<Duration, TimeError> {
-    let time = parse_span(text)?;
-    if time.is_zero() {
-        return Err(TimeError::Zero(text.to_string()));
-    }
-    Ok(time)
-}
+pub use game_frame::clock::{parse_span, parse_time};
 
 /// Parses a `--nodes` limit: a whole number, at least 1.
 ///
@@ -221,6 +131,7 @@ pub fn parse_nodes(text: &str) -> Result<u64, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use game_frame::clock::TimeError;
 
     #[test]
     fn times() {

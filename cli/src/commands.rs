@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use game_core::{Outcome, Side};
 
-use game_frame::{Budget, Ending, EngineConfig, Game, Style};
+use game_frame::{Budget, Ending, EngineConfig, Game, Style, TimeControl};
 
 use crate::CliError;
 use crate::args::{EngineArgs, PositionArgs};
@@ -75,6 +75,7 @@ pub fn play(
     load: Option<&Path>,
     view: View,
     engine: &EngineArgs,
+    clock: Option<TimeControl>,
 ) -> Result<(), CliError> {
     let View { ascii, info, .. } = view;
     let config = engine.config();
@@ -197,9 +198,15 @@ pub fn play(
         [None, Some(b)] => [opposite(b), b],
         [Some(a), Some(b)] => [a, b],
     };
+    let budget = if clock.is_some() {
+        // On a clock the engine plays to its clock unless a limit is given.
+        engine.budget_on_clock()
+    } else {
+        engine.budget(PLAY_TIME)
+    };
     let play_config = PlayConfig {
         players,
-        budget: engine.budget(PLAY_TIME),
+        budget,
         style: Style {
             unicode: !ascii,
             color: true,
@@ -211,19 +218,21 @@ pub fn play(
         echo: !io::stdin().is_terminal(),
         live_in_place: io::stderr().is_terminal(),
         live_lines: info || io::stderr().is_terminal(),
+        clock,
+        live_clock: io::stdout().is_terminal(),
     };
-    let stdin = io::stdin();
-    let mut input = stdin.lock();
+    let mut input = play::StdinLines::spawn();
     let mut out = anstream::stdout().lock();
     let mut err = anstream::stderr().lock();
     writeln!(
         out,
-        "qi plays {}: {} is {}, {} is {}. Type 'help' for commands.",
+        "qi plays {}: {} is {}, {} is {}{}. Type 'help' for commands.",
         game.name(),
         game.side_name(Side::First),
         players[0].name(),
         game.side_name(Side::Second),
         players[1].name(),
+        clock.map_or(String::new(), |tc| format!(", on a {tc} clock")),
     )?;
     play::run(game.as_mut(), &play_config, &mut input, &mut out, &mut err)?;
     out.flush()?;

@@ -24,7 +24,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use game_core::text::escape_controls;
 
-use game_frame::FrameError;
+use game_frame::{FrameError, TimeControl};
 
 use crate::args::{EngineArgs, PositionArgs};
 use crate::registry::GameArg;
@@ -132,6 +132,11 @@ enum Command {
         /// human's side; Red when both or neither are human).
         #[arg(long, value_name = "SIDE", value_parser = ["red", "black"])]
         view: Option<String>,
+        /// Play on a game clock: base time per side + increment per turn, like 5m+3s, 10+0.1
+        /// (seconds) or 15m. The engine plays to its own clock (unless --time gives it a time
+        /// per move); a side whose clock runs out loses.
+        #[arg(long, value_name = "BASE+INC", value_parser = parse_clock)]
+        clock: Option<TimeControl>,
         #[command(flatten)]
         engine: EngineArgs,
     },
@@ -400,6 +405,12 @@ fn no_command() -> Result<(), CliError> {
     commands::protocol(protocol, Some((first, Box::new(lock) as Box<dyn BufRead>)))
 }
 
+/// Reads `--clock BASE+INC` ([`TimeControl`]'s form).
+fn parse_clock(text: &str) -> Result<TimeControl, String> {
+    text.parse()
+        .map_err(|e: game_frame::TimeControlError| e.to_string())
+}
+
 /// Prints a clap error as one line (help and version as clap prints them).
 fn clap_error(e: &clap::Error) -> ExitCode {
     use clap::error::ErrorKind;
@@ -440,6 +451,7 @@ fn run(command: Command) -> Result<(), CliError> {
             ascii,
             info,
             view,
+            clock,
             engine,
         } => commands::play(
             game,
@@ -452,6 +464,7 @@ fn run(command: Command) -> Result<(), CliError> {
                 flipped: view.map(|v| v == "black"),
             },
             &engine,
+            clock,
         ),
         Command::Moves { game, position } => commands::moves(game, &position),
         Command::Analyze {
@@ -487,6 +500,7 @@ fn selfplay(a: &SelfplayArgs) -> Result<(), CliError> {
         },
         time: None,
         nodes: a.nodes,
+        clock: None,
     };
     let openings = match &a.openings {
         None => None,

@@ -1,17 +1,26 @@
 //! `qi play`: the interactive loop, over any [`Game`].
 //!
-//! The loop reads commands line by line from any `BufRead` and writes the transcript to any
-//! `Write`, so whole games are tested with in-memory text. The engine's live search line goes
-//! to the error stream, at most four times a second.
+//! The loop reads commands line by line from a [`LineSource`] (any `BufRead`, or standard
+//! input read by a thread so that a clock can run out while a person thinks) and writes the
+//! transcript to any `Write`, so whole games are tested with in-memory text. The engine's live
+//! search line goes to the error stream, at most four times a second.
+//!
+//! With a game clock ([`PlayConfig::clock`]) each side's clock runs on its turns and gains
+//! the increment after them; the engine plays to its own clock with its game's time manager
+//! (the one its protocols use); a clock that runs out ends the game as the game's rules say
+//! ([`Game::flag_fall`]); the record carries the time control and each turn's time.
 
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
 
-use game_core::Outcome;
 use game_core::text::escape_controls;
+use game_core::{Outcome, Side};
 
-use game_frame::{Budget, Ending, Game, Info, Style, Thought, paint};
+use game_frame::{
+    Budget, Ending, Game, GameClock, Info, Style, Thought, TimeControl, clock_text, paint,
+};
 
 /// Who plays a side.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -49,6 +58,103 @@ pub struct PlayConfig {
     pub live_in_place: bool,
     /// Whether the live search lines are written at all (a terminal, or `--info`).
     pub live_lines: bool,
+    /// The game clock, if the game is played on one. The engine then plays to its clock
+    /// unless `budget` gives it a time per move.
+    pub clock: Option<TimeControl>,
+    /// Standard output is a terminal: the clock line above the prompt counts down live.
+    pub live_clock: bool,
+}
+
+/// Time the front end keeps in reserve on the engine's clock for its own work (printing,
+/// the board), so that the engine's move lands before its flag falls.
+const CLOCK_OVERHEAD: Duration = Duration::from_millis(30);
+
+/// Where the prompt's lines come from.
+pub trait LineSource {
+    /// The next line's bytes (without the line end), waiting at most until `deadline`.
+    ///
+    /// # Errors
+    /// The input's I/O errors.
+    fn next_line(&mut self, deadline: Option<Instant>) -> io::Result<Next>;
+}
+
+/// What a [`LineSource`] gave.
+#[derive(Debug)]
+pub enum Next {
+    /// A line's bytes.
+    Line(Vec<u8>),
+    /// The end of the input.
+    End,
+    /// The deadline passed first.
+    Timeout,
+}
+
+/// Any `BufRead` as a line source: lines are there at once, so the deadline never passes
+/// while waiting (in-memory scripts, tests).
+impl<T: BufRead + ?Sized> LineSource for T {
+    fn next_line(&mut self, _deadline: Option<Instant>) -> io::Result<Next> {
+        let mut bytes = Vec::new();
+        if self.read_until(b'\n', &mut bytes)? == 0 {
+            return Ok(Next::End);
+        }
+        if bytes.last() == Some(&b'\n') {
+            bytes.pop();
+        }
+        Ok(Next::Line(bytes))
+    }
+}
+
+/// Standard input read line by line on its own thread, so that waiting for a line can end at
+/// a deadline (a clock that runs out while a person thinks).
+pub struct StdinLines {
+    lines: Receiver<io::Result<Vec<u8>>>,
+}
+
+impl StdinLines {
+    /// Starts the reading thread; it ends at the end of the input or with the program.
+    #[must_use]
+    pub fn spawn() -> Self {
+        let (send, lines) = channel();
+        std::thread::spawn(move || {
+            let stdin = io::stdin();
+            let mut input = stdin.lock();
+            loop {
+                let mut bytes = Vec::new();
+                let read = input.read_until(b'\n', &mut bytes);
+                let end = matches!(read, Ok(0) | Err(_));
+                let item = read.map(|_| bytes);
+                if send.send(item).is_err() || end {
+                    return;
+                }
+            }
+        });
+        StdinLines { lines }
+    }
+}
+
+impl LineSource for StdinLines {
+    fn next_line(&mut self, deadline: Option<Instant>) -> io::Result<Next> {
+        let received = match deadline {
+            None => self
+                .lines
+                .recv()
+                .map_err(|_| RecvTimeoutError::Disconnected),
+            Some(d) => self
+                .lines
+                .recv_timeout(d.saturating_duration_since(Instant::now())),
+        };
+        match received {
+            Ok(Ok(mut bytes)) if !bytes.is_empty() => {
+                if bytes.last() == Some(&b'\n') {
+                    bytes.pop();
+                }
+                Ok(Next::Line(bytes))
+            }
+            Ok(Ok(_)) | Err(RecvTimeoutError::Disconnected) => Ok(Next::End),
+            Ok(Err(e)) => Err(e),
+            Err(RecvTimeoutError::Timeout) => Ok(Next::Timeout),
+        }
+    }
 }
 
 /// `text` as the style shows it: unchanged in Unicode; under `--ascii` without its words
@@ -84,7 +190,9 @@ fn help(game: &dyn Game) -> String {
 }
 
 /// The commands every game's prompt takes.
-const COMMANDS: &str = "  undo        take back the last full turn (yours and the engine's reply)
+const COMMANDS: &str =
+    "  undo        take back the last full turn (yours and the engine's reply; the clocks
+              keep their time)
   hint        ask the engine for a move
   moves       list the legal moves
   resign      give up the game
@@ -100,24 +208,36 @@ const COMMANDS: &str = "  undo        take back the last full turn (yours and th
 pub fn run(
     game: &mut dyn Game,
     config: &PlayConfig,
-    input: &mut dyn BufRead,
+    input: &mut dyn LineSource,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> io::Result<()> {
     let stop = AtomicBool::new(false);
-    let mut resigned: Option<Ending> = None;
+    // A resignation or a flag fall: the game ends although the position does not.
+    let mut decided: Option<Ending> = None;
     let mut announced = false;
+    let mut clock = config.clock.map(GameClock::new);
     let humans = config.players.contains(&Player::Human);
     show_board(game, config, out)?;
     loop {
-        let ending = resigned.clone().or_else(|| game.ending());
+        let ending = decided.clone().or_else(|| game.ending());
         if let Some(end) = &ending {
+            if let Some(c) = clock.as_mut() {
+                c.pause(Instant::now());
+            }
             if !announced {
                 announce(game, end, out)?;
+                if let Some(c) = &clock {
+                    writeln!(
+                        out,
+                        "{}",
+                        clock_line(game, c, Instant::now(), &config.style)
+                    )?;
+                }
                 announced = true;
                 if !humans {
                     writeln!(out)?;
-                    write!(out, "{}", game.record(player_names(config), Some(end)))?;
+                    write!(out, "{}", record(game, config, clock.as_ref(), Some(end)))?;
                     return Ok(());
                 }
                 writeln!(
@@ -125,16 +245,25 @@ pub fn run(
                     "Type 'save FILE' to keep the game record, 'undo' to take back, or 'quit'."
                 )?;
             }
-            let Some(line) = prompt(input, out, config, "game over> ")? else {
-                return Ok(());
+            let line = match prompt(input, out, config, "game over> ", None)? {
+                Prompted::Line(line) => line,
+                Prompted::End | Prompted::Timeout => return Ok(()),
             };
             match command(&line) {
                 Command::Quit => return Ok(()),
                 Command::Save(file, force) => {
-                    save(game, config, ending.as_ref(), &file, force, out)?;
+                    let text = record(game, config, clock.as_ref(), ending.as_ref());
+                    save(&text, &file, force, out)?;
                 }
                 Command::Undo => {
-                    if resigned.take().is_none() && !undo(game, config, out)? {
+                    if ending
+                        .as_ref()
+                        .is_some_and(|e| e.reason.ends_with(OUT_OF_TIME))
+                    {
+                        writeln!(out, "The game was lost on time: it cannot be taken back.")?;
+                        continue;
+                    }
+                    if decided.take().is_none() && !undo(game, config, clock.as_mut(), out)? {
                         continue;
                     }
                     announced = false;
@@ -152,8 +281,31 @@ pub fn run(
         }
         let side = game.side_to_move();
         let name = game.side_name(side);
+        if let Some(c) = clock.as_mut() {
+            c.start(side, Instant::now());
+        }
         if config.players[side.index()] == Player::Engine {
-            let thought = think(game, config, &stop, err, true)?;
+            let budget = turn_budget(config, clock.as_ref(), side);
+            if let Some(c) = &clock {
+                writeln!(
+                    out,
+                    "{}",
+                    clock_line(game, c, Instant::now(), &config.style)
+                )?;
+            }
+            let thought = think(game, config, &budget, &stop, err, true)?;
+            let now = Instant::now();
+            if let Some(c) = clock.as_mut() {
+                if c.flagged(now) == Some(side) {
+                    // The move came after the flag fell: it does not count.
+                    if thought.bestmove.is_some() {
+                        game.undo_turn();
+                    }
+                    decided = Some(flag_ending(game, side));
+                    continue;
+                }
+                c.press(game.turn_sides().len().saturating_sub(1), now);
+            }
             match &thought.bestmove {
                 Some(mv) => {
                     let note = thought
@@ -178,9 +330,28 @@ pub fn run(
             }
             continue;
         }
-        let Some(line) = prompt(input, out, config, &format!("{name} to move> "))? else {
-            return Ok(());
+        let line = match prompt(
+            input,
+            out,
+            config,
+            &format!("{name} to move> "),
+            clock.as_ref().map(|c| (&*game, c)),
+        )? {
+            Prompted::Line(line) => line,
+            Prompted::End => return Ok(()),
+            Prompted::Timeout => {
+                writeln!(out)?;
+                decided = Some(flag_ending(game, side));
+                continue;
+            }
         };
+        // A line that arrived after the flag fell does not count.
+        if let Some(c) = &clock
+            && c.flagged(Instant::now()) == Some(side)
+        {
+            decided = Some(flag_ending(game, side));
+            continue;
+        }
         match command(&line) {
             Command::Empty => {}
             Command::Quit => return Ok(()),
@@ -192,7 +363,9 @@ pub fn run(
                 writeln!(out, "{}", wrap(&moves, 78))?;
             }
             Command::Hint => {
-                let thought = think(game, config, &stop, err, false)?;
+                // A hint thinks on the asking side's own clock.
+                let budget = turn_budget(config, clock.as_ref(), side);
+                let thought = think(game, config, &budget, &stop, err, false)?;
                 if let Some(mv) = &thought.bestmove {
                     let note = thought
                         .note
@@ -203,17 +376,25 @@ pub fn run(
                 }
             }
             Command::Undo => {
-                if undo(game, config, out)? {
+                if undo(game, config, clock.as_mut(), out)? {
                     show_board(game, config, out)?;
                 }
             }
             Command::Resign => {
-                resigned = Some(Ending::resignation(side, name));
+                decided = Some(Ending::resignation(side, name));
             }
-            Command::Save(file, force) => save(game, config, None, &file, force, out)?,
+            Command::Save(file, force) => {
+                let text = record(game, config, clock.as_ref(), None);
+                save(&text, &file, force, out)?;
+            }
             Command::BadSave => writeln!(out, "save needs a file name: save FILE (or save! FILE)")?,
             Command::Move(text) => match game.play_text(&text) {
                 Ok(mv) => {
+                    if let Some(c) = clock.as_mut()
+                        && game.side_to_move() != side
+                    {
+                        c.press(game.turn_sides().len().saturating_sub(1), Instant::now());
+                    }
                     writeln!(
                         out,
                         "{}",
@@ -228,6 +409,68 @@ pub fn run(
                 )?,
             },
         }
+    }
+}
+
+/// How a flag fall's reason ends ([`Ending::time_forfeit`]).
+const OUT_OF_TIME: &str = "ran out of time";
+
+/// `side`'s flag fell: the ending the game's rules give it.
+fn flag_ending(game: &dyn Game, side: Side) -> Ending {
+    Ending::time_forfeit(game.flag_fall(side), game.side_name(side))
+}
+
+/// The engine's budget for `side`'s turn (or a hint for it): the configured limits, on
+/// `side`'s clock when the game has one and no time per move was given.
+fn turn_budget(config: &PlayConfig, clock: Option<&GameClock>, side: Side) -> Budget {
+    match clock {
+        Some(c) if config.budget.time.is_none() => {
+            config
+                .budget
+                .with_clock(c.engine_clock(side, Instant::now(), CLOCK_OVERHEAD))
+        }
+        _ => config.budget.clone(),
+    }
+}
+
+/// Both clocks for people: `Clock: Black 4:58 *  White 5:00` (the running one marked).
+fn clock_line(game: &dyn Game, clock: &GameClock, now: Instant, style: &Style) -> String {
+    let mark = if style.unicode { "◀" } else { "*" };
+    let side_text = |side: Side| {
+        let running = if clock.running() == Some(side) {
+            format!(" {mark}")
+        } else {
+            String::new()
+        };
+        format!(
+            "{} {}{running}",
+            game.side_name(side),
+            clock_text(clock.remaining(side, now))
+        )
+    };
+    format!(
+        "Clock ({}): {}   {}",
+        clock.time_control(),
+        side_text(Side::First),
+        side_text(Side::Second)
+    )
+}
+
+/// The game record, with the time control and each turn's time when played on a clock.
+fn record(
+    game: &dyn Game,
+    config: &PlayConfig,
+    clock: Option<&GameClock>,
+    ending: Option<&Ending>,
+) -> String {
+    let players = player_names(config);
+    match clock {
+        Some(c) => {
+            let extra = [("TimeControl", c.time_control().tag())];
+            let times = c.turn_times(game.turn_sides().len());
+            game.record_with(players, ending, "qi", &extra, &times)
+        }
+        None => game.record(players, ending),
     }
 }
 
@@ -263,7 +506,12 @@ pub fn win_words(game: &dyn Game, winner: game_core::Side, reason: &str) -> Stri
 
 /// Takes back turns until a human is to move again, at least one human turn undone.
 /// Returns whether anything was undone.
-fn undo(game: &mut dyn Game, config: &PlayConfig, out: &mut dyn Write) -> io::Result<bool> {
+fn undo(
+    game: &mut dyn Game,
+    config: &PlayConfig,
+    clock: Option<&mut GameClock>,
+    out: &mut dyn Write,
+) -> io::Result<bool> {
     let sides = game.turn_sides();
     let Some(last_human) = sides
         .iter()
@@ -278,6 +526,9 @@ fn undo(game: &mut dyn Game, config: &PlayConfig, out: &mut dyn Write) -> io::Re
         if let Some(side) = game.undo_turn() {
             taken.push(side);
         }
+    }
+    if let Some(c) = clock {
+        c.take_back(game.turn_sides().len());
     }
     // Say what was taken back, in the order it was played.
     let one_human = config
@@ -311,15 +562,8 @@ fn expand_home(file: &str) -> std::path::PathBuf {
     }
 }
 
-/// Writes the record to `file` (`~` expanded); an existing file is kept unless `force`.
-fn save(
-    game: &dyn Game,
-    config: &PlayConfig,
-    ending: Option<&Ending>,
-    file: &str,
-    force: bool,
-    out: &mut dyn Write,
-) -> io::Result<()> {
+/// Writes the record `text` to `file` (`~` expanded); an existing file is kept unless `force`.
+fn save(text: &str, file: &str, force: bool, out: &mut dyn Write) -> io::Result<()> {
     let path = expand_home(file);
     let shown = escape_controls(file);
     if !force && path.exists() {
@@ -328,8 +572,7 @@ fn save(
             "{shown} exists and was kept: save! {shown} overwrites it, or save to another name"
         );
     }
-    let record = game.record(player_names(config), ending);
-    match std::fs::write(&path, record) {
+    match std::fs::write(&path, text) {
         Ok(()) => writeln!(out, "Saved the game record to {}.", path.display()),
         Err(e) => writeln!(out, "cannot write {}: {e}", escape_controls(file)),
     }
@@ -344,6 +587,7 @@ fn show_board(game: &dyn Game, config: &PlayConfig, out: &mut dyn Write) -> io::
 fn think(
     game: &mut dyn Game,
     config: &PlayConfig,
+    budget: &Budget,
     stop: &AtomicBool,
     err: &mut dyn Write,
     play: bool,
@@ -374,9 +618,9 @@ fn think(
         }
     };
     let thought = if play {
-        game.engine_turn(&config.budget, stop, &mut info)
+        game.engine_turn(budget, stop, &mut info)
     } else {
-        game.think(&config.budget, stop, &mut info)
+        game.think(budget, stop, &mut info)
     };
     if let Some(e) = io_error {
         return Err(e);
@@ -427,20 +671,76 @@ fn decode_line(bytes: Vec<u8>) -> Result<String, String> {
     }
 }
 
+/// What the prompt got.
+enum Prompted {
+    /// A line, trimmed.
+    Line(String),
+    /// The end of the input.
+    End,
+    /// The side to move's clock ran out first.
+    Timeout,
+}
+
+/// Prints `text` and reads a line. With a clock (the game and its clock) the clock line comes
+/// first, the wait ends when the running clock runs out, and on a terminal the clock line
+/// counts down in place every tenth of a second under ten seconds, else every second.
 fn prompt(
-    input: &mut dyn BufRead,
+    input: &mut dyn LineSource,
     out: &mut dyn Write,
     config: &PlayConfig,
     text: &str,
-) -> io::Result<Option<String>> {
+    clock: Option<(&dyn Game, &GameClock)>,
+) -> io::Result<Prompted> {
     let line = loop {
+        if let Some((game, c)) = clock {
+            writeln!(
+                out,
+                "{}",
+                clock_line(game, c, Instant::now(), &config.style)
+            )?;
+        }
         write!(out, "{}", paint(config.style.color, "1", text))?;
         out.flush()?;
-        let mut bytes = Vec::new();
-        if input.read_until(b'\n', &mut bytes)? == 0 {
-            writeln!(out)?;
-            return Ok(None);
-        }
+        let flag = clock.and_then(|(_, c)| c.flag_time());
+        let bytes = loop {
+            // On a terminal: wake up to redraw the clock line above the prompt.
+            let tick = match (clock, config.live_clock) {
+                (Some((_, c)), true) => {
+                    let now = Instant::now();
+                    let left = c.running().map_or(Duration::MAX, |s| c.remaining(s, now));
+                    let step = if left < Duration::from_secs(10) {
+                        Duration::from_millis(100)
+                    } else {
+                        Duration::from_secs(1)
+                    };
+                    Some(now + step)
+                }
+                _ => None,
+            };
+            let wake = match (tick, flag) {
+                (Some(t), Some(f)) => Some(t.min(f)),
+                (t, f) => t.or(f),
+            };
+            match input.next_line(wake)? {
+                Next::Line(bytes) => break bytes,
+                Next::End => {
+                    writeln!(out)?;
+                    return Ok(Prompted::End);
+                }
+                Next::Timeout if flag.is_some_and(|f| Instant::now() >= f) => {
+                    return Ok(Prompted::Timeout);
+                }
+                Next::Timeout => {
+                    if let Some((game, c)) = clock {
+                        // Save the cursor, rewrite the line above, restore the cursor: what
+                        // the person has typed so far stays where it is.
+                        let line = clock_line(game, c, Instant::now(), &config.style);
+                        write!(out, "\x1b7\x1b[1A\r\x1b[2K{line}\x1b8")?;
+                        out.flush()?;
+                    }
+                }
+            }
+        };
         match decode_line(bytes) {
             Ok(line) => break line.trim().to_string(),
             // A line in no encoding we read is refused; the game goes on.
@@ -450,7 +750,7 @@ fn prompt(
     if config.echo {
         writeln!(out, "{}", escape_controls(&line))?;
     }
-    Ok(Some(line))
+    Ok(Prompted::Line(line))
 }
 
 enum Command {
@@ -555,6 +855,8 @@ mod tests {
             echo: true,
             live_in_place: false,
             live_lines: true,
+            clock: None,
+            live_clock: false,
         };
         let mut out = Vec::new();
         let mut err = Vec::new();
@@ -722,6 +1024,8 @@ mod tests {
                 echo: false,
                 live_in_place: false,
                 live_lines: false,
+                clock: None,
+                live_clock: false,
             };
             let (mut out, mut err) = (Vec::new(), Vec::new());
             run(game.as_mut(), &config, &mut &script[..], &mut out, &mut err)

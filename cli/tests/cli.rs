@@ -346,6 +346,102 @@ fn engine_against_engine_plays_to_the_end() {
     assert!(out.contains("[Game \"Gomoku\"]"), "{out}");
 }
 
+// ----- game clocks -----
+
+/// A game on a clock: the clock line before every turn (the running side marked), the engine
+/// playing to its own clock (here also held to depth 2, so the moves are the same on every
+/// machine), the record with the time control and each turn's time; the saved record loads
+/// back. Clock readings and turn times are masked.
+#[test]
+fn clocked_game_transcript_and_record() {
+    let file = temp_file("clocked.pgn");
+    let path = file.to_str().unwrap();
+    let o = run(
+        &[
+            "play", "xiangqi", "--clock", "5m+3s", "--depth", "2", "--ascii",
+        ],
+        &format!("h2e2\nh0g2\nsave {path}\nquit\n"),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("on a 5m+3s clock"), "{out}");
+    assert!(out.contains("Clock (5m+3s): Red 4:5"), "{out}");
+    let record = std::fs::read_to_string(&file).unwrap();
+    assert!(record.contains("[TimeControl \"300+3\"]"), "{record}");
+    assert_eq!(record.matches("{[%emt 0:0").count(), 4, "{record}");
+    let mut s = settings();
+    s.add_filter(r"\[%emt [0-9:.]+\]", "[%emt [TIME]]");
+    s.add_filter(r"\d+:\d\d(\.\d)?", "[CLOCK]");
+    s.bind(|| {
+        insta::assert_snapshot!("clocked_game", out);
+        insta::assert_snapshot!("clocked_record", record);
+    });
+    // The record loads back with its four turns.
+    let o = run(
+        &["play", "--load", path, "--clock", "1m", "--depth", "1"],
+        "quit\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("Clock (1m): Red"), "{}", stdout(&o));
+}
+
+/// A person's clock runs out while the program waits for a line: the game ends at once as a
+/// loss on time (the input stays open; nothing is typed), and undo cannot take it back.
+#[test]
+fn a_persons_flag_falls_while_waiting_for_a_move() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_qi"))
+        .args([
+            "play", "connect6", "--clock", "0.3", "--ascii", "--depth", "1",
+        ])
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("qi runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+    let mut seen = Vec::new();
+    for line in lines.by_ref() {
+        let line = line.unwrap();
+        let done = line.contains("Game over");
+        seen.push(line);
+        if done {
+            break;
+        }
+    }
+    let text = seen.join("\n");
+    assert!(
+        text.contains("Game over: White wins (Black ran out of time), 0-1."),
+        "{text}"
+    );
+    writeln!(stdin, "undo").unwrap();
+    drop(stdin);
+    let rest: Vec<String> = lines.map(Result::unwrap).collect();
+    let rest = rest.join("\n");
+    assert!(
+        rest.contains("The game was lost on time: it cannot be taken back."),
+        "{rest}"
+    );
+    assert!(child.wait().unwrap().success());
+}
+
+#[test]
+fn bad_clocks_are_usage_errors() {
+    for (clock, needle) in [
+        ("0+3", "bad clock '0+3': the base time: bad time '0'"),
+        ("5m+x", "bad clock '5m+x': the increment: bad time 'x'"),
+        ("fast", "bad clock 'fast': the base time"),
+        ("5m+-1s", "the increment: bad time '-1s'"),
+    ] {
+        let o = run(&["play", "gomoku", "--clock", clock], "");
+        assert_eq!(o.status.code(), Some(2), "{clock}");
+        assert!(stderr(&o).contains(needle), "{clock}: {}", stderr(&o));
+    }
+}
+
 // ----- scripted commands -----
 
 #[test]

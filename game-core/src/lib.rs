@@ -130,6 +130,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod clock;
 mod evaluate;
 mod outcome;
 mod position;

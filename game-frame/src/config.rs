@@ -2,6 +2,7 @@
 
 use std::time::Duration;
 
+use game_core::clock::Clock;
 use game_core::search::Limits;
 
 /// Engine resources for a session.
@@ -53,18 +54,40 @@ pub struct Budget {
     pub time: Option<Duration>,
     /// About this many nodes.
     pub nodes: Option<u64>,
+    /// The side to move's game clock: when set (and `time` is not), each game's own time
+    /// manager turns it into this turn's time, the one its engine protocols use
+    /// ([`Clock::allocate`] for xiangqi and Connect Four, Gomocup's budget for gomoku).
+    pub clock: Option<Clock>,
 }
 
 impl Budget {
-    /// The shared search's limits for this budget (soft time = hard time = `time`).
+    /// The shared search's limits for this budget: soft time = hard time = `time`, or the
+    /// clock's [`Clock::allocate`] when only a clock is given.
     #[must_use]
     pub fn limits<M>(&self) -> Limits<M> {
+        let (soft_time, hard_time) = match (self.time, &self.clock) {
+            (None, Some(clock)) => {
+                let (soft, hard) = clock.allocate();
+                (Some(soft), Some(hard))
+            }
+            (time, _) => (time, time),
+        };
         Limits {
             depth: self.depth,
             nodes: self.nodes,
-            soft_time: self.time,
-            hard_time: self.time,
+            soft_time,
+            hard_time,
             ..Limits::default()
+        }
+    }
+
+    /// This budget with the side to move's `clock` instead of a time per move.
+    #[must_use]
+    pub fn with_clock(&self, clock: Clock) -> Budget {
+        Budget {
+            time: None,
+            clock: Some(clock),
+            ..self.clone()
         }
     }
 }

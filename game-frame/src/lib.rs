@@ -8,6 +8,7 @@
 //!   reason, think with a budget and progress reports, records out).
 //! - [`BoardView`]: a board described as data (cells, labels, marks, river and palaces), drawn
 //!   for a terminal by [`render()`] and by the web page from the same data.
+//! - [`GameClock`] and [`TimeControl`]: game clocks for people and engines.
 //! - [`Setup`]: where a game starts, as the command line or a record gives it.
 //! - [`GameSpec`]: a registered game, as `qi`'s registry lists it: build, perft, bench,
 //!   selfplay, tune and protocols.
@@ -17,6 +18,7 @@
 #![deny(missing_docs)]
 
 pub mod board;
+pub mod clock;
 pub mod config;
 mod error;
 pub mod registry;
@@ -28,6 +30,7 @@ pub mod setup;
 pub mod tuning;
 
 pub use board::{BoardView, Cell, Click, Piece, Region, River, stone};
+pub use clock::{GameClock, TimeControl, TimeControlError, clock_text};
 pub use config::{Budget, EngineConfig};
 pub use error::FrameError;
 pub use registry::{GameSpec, Protocol, perft, play_moves};

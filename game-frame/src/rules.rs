@@ -32,6 +32,16 @@ impl Ending {
         }
     }
 
+    /// `side` (named `name` in its game) ran out of time and `outcome` is what the game's
+    /// rules make of it ([`Rules::flag_fall`]): "`name` ran out of time".
+    #[must_use]
+    pub fn time_forfeit(outcome: Outcome, name: &str) -> Self {
+        Ending {
+            outcome,
+            reason: format!("{name} ran out of time"),
+        }
+    }
+
     /// The PGN-style result: `1-0` (first side won), `0-1`, `1/2-1/2`.
     #[must_use]
     pub fn result_tag(&self) -> &'static str {
@@ -108,6 +118,15 @@ pub trait Rules: Position {
 
     /// The end of the game, if it is over, with the reason.
     fn ending(&self) -> Option<Ending>;
+
+    /// What it means when `side`'s clock runs out in this position. Default: `side` loses,
+    /// as the tournament rules of every game here say (RIF renju rules: a player who exceeds
+    /// the time limit loses; the Asian Xiangqi Federation's rules and Gomocup's and the ICGA's
+    /// connect6 tournaments alike). A game whose rules draw when the opponent could never
+    /// win (chess's FIDE rule) overrides this.
+    fn flag_fall(&self, side: Side) -> Outcome {
+        Outcome::Win(side.opponent())
+    }
 
     /// The board as data, with `last` (the last turn's plies) marked: what every front end
     /// draws ([`crate::render::render`] for a terminal).

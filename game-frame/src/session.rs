@@ -139,17 +139,22 @@ pub trait Game: Send {
     ) -> Thought;
     /// The game record: tags (players, result, start position) and the moves.
     fn record(&self, players: [&str; 2], ending: Option<&Ending>) -> String {
-        self.record_with(players, ending, "qi", &[])
+        self.record_with(players, ending, "qi", &[], &[])
     }
-    /// The game record with `event` as its `[Event]` tag and `extra` tags after the start
-    /// position's (a match's round, opening, time control).
+    /// The game record with `event` as its `[Event]` tag, `extra` tags after the start
+    /// position's (a match's round, opening, time control), and each turn's time where
+    /// `times` has one (indexed by turn from the start, setup moves included): a PGN
+    /// `{[%emt 0:00:03.2]}` comment after the turn (hours, minutes, seconds and tenths).
     fn record_with(
         &self,
         players: [&str; 2],
         ending: Option<&Ending>,
         event: &str,
         extra: &[(&str, String)],
+        times: &[Option<std::time::Duration>],
     ) -> String;
+    /// What it means when `side`'s clock runs out now ([`Rules::flag_fall`]).
+    fn flag_fall(&self, side: Side) -> game_core::Outcome;
     /// Every turn from the start (setup moves included) with its side, in the game's notation.
     fn turn_texts(&self) -> Vec<(Side, String)>;
     /// Every turn from the start in each notation the game offers ([`Rules::turn_notations`];
@@ -474,12 +479,17 @@ impl<R: Rules> Game for Session<R> {
         Some(out)
     }
 
+    fn flag_fall(&self, side: Side) -> game_core::Outcome {
+        self.pos.flag_fall(side)
+    }
+
     fn record_with(
         &self,
         players: [&str; 2],
         ending: Option<&Ending>,
         event: &str,
         extra: &[(&str, String)],
+        times: &[Option<std::time::Duration>],
     ) -> String {
         let mut text = String::new();
         let mut tag = |k: &str, v: &str| {
@@ -519,6 +529,10 @@ impl<R: Rules> Game for Session<R> {
             if side == Side::Second {
                 number += 1;
             }
+            let piece = match times.get(i).copied().flatten() {
+                Some(t) => format!("{piece} {{[%emt {}]}}", emt(t)),
+                None => piece,
+            };
             if line.len() + piece.len() + 1 > 78 {
                 body.push_str(line.trim_end());
                 body.push('\n');
@@ -544,6 +558,19 @@ impl<R: Rules> Game for Session<R> {
         text.push_str(&body);
         text
     }
+}
+
+/// A turn's time as PGN's `%emt` writes it: `0:00:03.2` (tenths, rounded down).
+fn emt(t: std::time::Duration) -> String {
+    let tenths = t.as_millis() / 100;
+    let secs = tenths / 10;
+    format!(
+        "{}:{:02}:{:02}.{}",
+        secs / 3600,
+        secs / 60 % 60,
+        secs % 60,
+        tenths % 10
+    )
 }
 
 /// Today's date as `YYYY.MM.DD` (UTC), for record headers (civil-from-days, H. Hinnant).

@@ -340,11 +340,17 @@ impl Rules for Board {
         stop: &AtomicBool,
         progress: &mut dyn FnMut(&Progress<Point>),
     ) -> Decision<Point> {
-        let limits = EngineLimits {
+        let mut limits = EngineLimits {
             depth: budget.depth,
             nodes: budget.nodes,
             ..budget.time.map(EngineLimits::time).unwrap_or_default()
         };
+        if let (None, Some(clock)) = (budget.time, &budget.clock) {
+            let empty = position.size() * position.size() - position.stone_count();
+            let (soft, hard) = crate::gomocup::clock_budget(clock, empty);
+            limits.soft_time = Some(soft);
+            limits.hard_time = Some(hard);
+        }
         let start = Instant::now();
         let result = engine.think(position, &limits, stop, |p| {
             progress(&Progress {

@@ -73,6 +73,20 @@ pub fn turn_budget(turn: i64, left: i64, moves_left: i64) -> (Duration, Duration
     )
 }
 
+/// The search time for one move, `(soft, hard)`, from a game clock (a person's game in `qi
+/// play` or `qi serve`): [`turn_budget`], the Gomocup time manager, with the clock's time
+/// left as the turn limit and, as the match time, that time plus the increments still to come
+/// over the `moves_left` moves the game is expected still to last (the same estimate as the
+/// protocol's: half the empty points, 10 to 40).
+#[must_use]
+pub fn clock_budget(clock: &game_core::clock::Clock, empty_points: usize) -> (Duration, Duration) {
+    let ms = |d: Duration| i64::try_from(d.as_millis()).unwrap_or(UNLIMITED);
+    let left = ms(clock.remaining.saturating_sub(clock.overhead));
+    let moves_left = (empty_points as i64 / 2).clamp(10, 40);
+    let pool = left.saturating_add(ms(clock.increment).saturating_mul(moves_left - 1));
+    turn_budget(left.max(1), pool.min(UNLIMITED - 1), moves_left)
+}
+
 /// Which multi-line block is being read.
 #[derive(Copy, Clone, PartialEq, Eq)]
 enum Block {
@@ -183,6 +197,7 @@ impl Brain {
             self.timeout_turn
         };
         let stones = self.board.as_ref().map_or(0, Board::stone_count) as i64;
+        // The same estimate as `clock_budget`'s.
         let moves_left = (((self.size * self.size) as i64 - stones) / 2).clamp(10, 40);
         let mut left = UNLIMITED;
         if self.time_left < UNLIMITED {

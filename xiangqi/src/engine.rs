@@ -13,8 +13,8 @@ use std::time::{Duration, Instant};
 use game_core::ScoreView;
 use game_core::search::{Limits, Pruning, Report, SearchOptions, SearchResult, Searcher};
 
-use crate::timeman::Clock;
 use crate::{Eval, Move, Position};
+use game_core::clock::Clock;
 
 /// The largest transposition table the servers accept, in MiB: the one limit of every
 /// interface ([`game_core::search::MAX_HASH_MIB`]).

@@ -49,7 +49,6 @@ mod line;
 mod notation;
 mod position;
 mod see;
-pub mod timeman;
 pub mod tune;
 mod types;
 pub mod ucci;

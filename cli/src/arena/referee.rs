@@ -141,6 +141,7 @@ impl Referee {
             Some(&ending),
             "qi match",
             &extra,
+            &[],
         );
         text.push('\n');
         text

@@ -1,11 +1,16 @@
-//! Time management: how long to think on one move, from the clock.
+//! Time management: how long to think on one move, from the side to move's game clock.
 //!
-//! The search gets a soft target (no new iteration starts once half of it has passed) and a
-//! hard deadline (the iteration in progress is abandoned), see [`game_core::search::Limits`].
+//! [`Clock`] is the clock as a protocol gives it (UCI `wtime`/`winc`/`movestogo`, UCCI
+//! `time`/`increment`/`movestogo`) or as a front end's game clock reads when the engine is to
+//! move; [`Clock::allocate`] turns it into the search's soft target (no new iteration starts
+//! once half of it has passed) and hard deadline (the iteration in progress is abandoned),
+//! see [`crate::search::Limits`]. Games whose protocols budget time their own way (Gomocup's
+//! `timeout_turn` / `time_left`) read the same [`Clock`] with their own allocation.
 
 use std::time::Duration;
 
-/// The clock of the side to move, as the protocols give it.
+/// The clock of the side to move, as the protocols give it (all times from the moment the
+/// move was asked for).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Clock {
     /// Time left on the clock.
