@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use clap::Args;
 
-use game_frame::{Budget, EngineConfig, Setup};
+use game_frame::{Budget, EngineConfig, Level, LevelPick, Setup};
 
 use crate::registry;
 
@@ -72,6 +72,15 @@ pub struct EngineArgs {
     /// Transposition table size in MiB (1..=16384, game_core::search::MAX_HASH_MIB).
     #[arg(long, value_name = "MIB", default_value_t = 64, value_parser = clap::value_parser!(u32).range(game_core::search::MIN_HASH_MIB as i64..=game_core::search::MAX_HASH_MIB as i64))]
     pub hash: u32,
+    /// Strength level 1..=8: 1 is a beginner's opponent, 8 the full engine (the default).
+    /// Below 8 the engine searches less and picks among its best few moves, making the
+    /// mistakes of a weaker player.
+    #[arg(long, value_name = "LEVEL")]
+    pub level: Option<Level>,
+    /// The seed of a level's choices: the same seed replays the same choices (default: a
+    /// new one every run).
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
 }
 
 impl EngineArgs {
@@ -91,12 +100,22 @@ impl EngineArgs {
             depth: self.depth,
             time: self.time,
             nodes: self.nodes,
-            clock: None,
+            level: self.level_pick(),
+            ..Default::default()
         };
-        if budget == Budget::default() {
+        if budget.depth.is_none() && budget.time.is_none() && budget.nodes.is_none() {
             budget.time = Some(default_time);
         }
         budget
+    }
+
+    /// The level with its seed (`--seed`, or one from the clock), or `None` for the full
+    /// engine.
+    #[must_use]
+    pub fn level_pick(&self) -> Option<LevelPick> {
+        let level = self.level.filter(|l| !l.is_full())?;
+        let seed = self.seed.unwrap_or_else(Level::clock_seed);
+        Some(LevelPick { level, seed })
     }
 
     /// The budget per move on a game clock: the given limits only (none: the clock alone).
@@ -106,7 +125,8 @@ impl EngineArgs {
             depth: self.depth,
             time: self.time,
             nodes: self.nodes,
-            clock: None,
+            level: self.level_pick(),
+            ..Default::default()
         }
     }
 }

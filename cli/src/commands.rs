@@ -301,6 +301,7 @@ pub fn analyze(
     position: &PositionArgs,
     engine: &EngineArgs,
     json: bool,
+    multipv: u32,
 ) -> Result<(), CliError> {
     let mut game = kind.0.build(&position.setup(), &engine.config())?;
     let mut out = io::stdout().lock();
@@ -326,7 +327,10 @@ pub fn analyze(
         return Ok(());
     }
     let stop = AtomicBool::new(false);
-    let budget = engine.budget(ANALYZE_TIME);
+    let budget = Budget {
+        multipv,
+        ..engine.budget(ANALYZE_TIME)
+    };
     // Text mode shows every completed iteration on stderr; JSON mode stays quiet.
     let thought = game.think(&budget, &stop, &mut |info| {
         if !json {
@@ -346,6 +350,17 @@ pub fn analyze(
         writeln!(out, "nodes {}", thought.nodes)?;
         writeln!(out, "time {} ms", thought.time_ms)?;
         writeln!(out, "pv {}", thought.pv.join(" "))?;
+        if thought.lines.len() > 1 {
+            for (i, line) in thought.lines.iter().enumerate() {
+                writeln!(
+                    out,
+                    "multipv {} score {} pv {}",
+                    i + 1,
+                    thought.line_score_text(line),
+                    line.pv.join(" ")
+                )?;
+            }
+        }
     }
     Ok(())
 }
@@ -426,10 +441,11 @@ pub fn bench(kind: Option<GameArg>, depth: Option<u32>) -> Result<(), CliError> 
 
 /// Hands stdin/stdout to the protocol loop of the `qi` command `command` (`gomocup`, `ucci`,
 /// `uci`, `connect6-engine`); `first` is a line already read from stdin and the rest of the
-/// input.
+/// input; `level` sends the protocol's level line first ([`game_frame::Protocol::level_line`]).
 pub fn protocol(
     command: &str,
     first: Option<(String, Box<dyn BufRead + '_>)>,
+    level: Option<game_frame::Level>,
 ) -> Result<(), CliError> {
     let Some(protocol) = registry::protocol(command) else {
         return Err(CliError::Usage(format!(
@@ -440,6 +456,14 @@ pub fn protocol(
     let input: Box<dyn BufRead> = match first {
         Some((line, rest)) => Box::new(io::Cursor::new(line.into_bytes()).chain(rest)),
         None => Box::new(stdin.lock()),
+    };
+    // `--level`: the protocol's own level line goes first, as if the GUI had sent it.
+    let input: Box<dyn BufRead> = match level {
+        Some(level) => {
+            let line = format!("{}\n", (protocol.level_line)(level));
+            Box::new(io::Cursor::new(line.into_bytes()).chain(input))
+        }
+        None => input,
     };
     // Unlocked: the xiangqi servers write from their search thread too.
     (protocol.serve)(input, Box::new(io::stdout()))?;

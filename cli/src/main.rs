@@ -157,9 +157,13 @@ enum Command {
         position: PositionArgs,
         #[command(flatten)]
         engine: EngineArgs,
-        /// Print one JSON object: bestmove, score_cp, mate, depth, nodes, time_ms, pv.
+        /// Print one JSON object: bestmove, score_cp, mate, depth, nodes, time_ms, pv (and
+        /// with --multipv, multipv: every line's score and pv).
         #[arg(long)]
         json: bool,
+        /// Principal variations to show, best first (1..=16; connect6 shows one).
+        #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=16))]
+        multipv: u32,
     },
     /// Count the leaf nodes of the legal move tree to a depth (move generator check).
     Perft {
@@ -185,14 +189,14 @@ enum Command {
         depth: Option<u32>,
     },
     /// Serve the Gomocup (Piskvork) protocol for gomoku on stdin/stdout.
-    Gomocup,
+    Gomocup(ProtocolArgs),
     /// Serve the UCCI protocol for xiangqi on stdin/stdout.
-    Ucci,
+    Ucci(ProtocolArgs),
     /// Serve the UCI protocol (as xiangqi GUIs speak it) on stdin/stdout.
-    Uci,
+    Uci(ProtocolArgs),
     /// Serve the ConnectMore protocol for connect6 on stdin/stdout.
     #[command(name = "connect6-engine")]
-    Connect6Engine,
+    Connect6Engine(ProtocolArgs),
     /// Serve a web page to play every game in a browser, against the engine or another person
     /// (default http://127.0.0.1:8080/).
     Serve(serve::ServeArgs),
@@ -208,6 +212,16 @@ enum Command {
     /// Fit the evaluation weights of a game to `qi selfplay` data or game records (Texel
     /// tuning) and write them as the game crate's Rust source (docs/tuning.md).
     Tune(TuneArgs),
+}
+
+/// Options of the engine protocol commands.
+#[derive(clap::Args, Clone, Debug)]
+struct ProtocolArgs {
+    /// Play at strength level 1..8 (8, the default, is the full engine), for GUIs that cannot
+    /// set it (the Gomocup and ConnectMore protocols have no strength option; over UCI and
+    /// UCCI a GUI can also set UCI_LimitStrength and UCI_Elo).
+    #[arg(long, value_name = "LEVEL")]
+    level: Option<game_frame::Level>,
 }
 
 /// Options of `qi selfplay`.
@@ -306,7 +320,7 @@ fn main() -> ExitCode {
         .map(|n| n.to_string_lossy().to_ascii_lowercase())
         .unwrap_or_default();
     let result = if program.starts_with("pbrain-") {
-        commands::protocol("gomocup", None)
+        commands::protocol("gomocup", None, None)
     } else if argv.len() <= 1 {
         no_command()
     } else {
@@ -402,7 +416,11 @@ fn no_command() -> Result<(), CliError> {
             ));
         }
     };
-    commands::protocol(protocol, Some((first, Box::new(lock) as Box<dyn BufRead>)))
+    commands::protocol(
+        protocol,
+        Some((first, Box::new(lock) as Box<dyn BufRead>)),
+        None,
+    )
 }
 
 /// Reads `--clock BASE+INC` ([`TimeControl`]'s form).
@@ -472,7 +490,8 @@ fn run(command: Command) -> Result<(), CliError> {
             position,
             engine,
             json,
-        } => commands::analyze(game, &position, &engine, json),
+            multipv,
+        } => commands::analyze(game, &position, &engine, json, multipv),
         Command::Perft {
             game,
             position,
@@ -480,10 +499,10 @@ fn run(command: Command) -> Result<(), CliError> {
             divide,
         } => commands::perft(game, &position, depth, divide),
         Command::Bench { game, depth } => commands::bench(game, depth),
-        Command::Gomocup => commands::protocol("gomocup", None),
-        Command::Ucci => commands::protocol("ucci", None),
-        Command::Uci => commands::protocol("uci", None),
-        Command::Connect6Engine => commands::protocol("connect6-engine", None),
+        Command::Gomocup(a) => commands::protocol("gomocup", None, a.level),
+        Command::Ucci(a) => commands::protocol("ucci", None, a.level),
+        Command::Uci(a) => commands::protocol("uci", None, a.level),
+        Command::Connect6Engine(a) => commands::protocol("connect6-engine", None, a.level),
         Command::Match(args) => arena::run(&args),
         Command::Serve(args) => serve::run(&args),
         Command::Selfplay(args) => selfplay(&args),
@@ -500,7 +519,7 @@ fn selfplay(a: &SelfplayArgs) -> Result<(), CliError> {
         },
         time: None,
         nodes: a.nodes,
-        clock: None,
+        ..Default::default()
     };
     let openings = match &a.openings {
         None => None,

@@ -1430,3 +1430,162 @@ fn tune_policy_fits_and_refuses_bad_input() {
         stderr(&o)
     );
 }
+
+// ----- strength levels and MultiPV -----
+
+/// `analyze --multipv 3`: three lines with distinct first moves, best first, the first the
+/// best move; without it no list.
+#[test]
+fn analyze_multipv_lines() {
+    for (game, args) in [
+        ("xiangqi", vec!["--depth", "5"]),
+        ("gomoku", vec!["--moves", "h8i9h9", "--depth", "5"]),
+        ("connect4", vec!["--depth", "7"]),
+    ] {
+        let mut multi = vec!["analyze", game, "--json", "--multipv", "3"];
+        multi.extend(&args);
+        let o = run(&multi, "");
+        assert!(o.status.success(), "{}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        let lines = v["multipv"].as_array().expect("multipv lines");
+        assert_eq!(lines.len(), 3, "{game}: {v}");
+        let firsts: Vec<&str> = lines.iter().map(|l| l["pv"][0].as_str().unwrap()).collect();
+        assert!(
+            firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2],
+            "{game}: {firsts:?}"
+        );
+        assert_eq!(v["bestmove"], lines[0]["pv"][0], "{game}");
+        let field = if game == "xiangqi" {
+            "score_cp"
+        } else {
+            "score"
+        };
+        let scores: Vec<i64> = lines.iter().map(|l| l[field].as_i64().unwrap()).collect();
+        assert!(
+            scores.windows(2).all(|w| w[0] >= w[1]),
+            "{game}: {scores:?}"
+        );
+        // Without --multipv: one line, no list (that the first line is the single-PV search's
+        // is proven exactly in game-core's search tests, without the games' pruning).
+        let mut single = vec!["analyze", game, "--json"];
+        single.extend(&args);
+        let s: serde_json::Value = serde_json::from_str(&stdout(&run(&single, ""))).unwrap();
+        assert!(s.get("multipv").is_none(), "{s}");
+    }
+    let o = run(&["analyze", "xiangqi", "--multipv", "0"], "");
+    assert_eq!(o.status.code(), Some(2));
+}
+
+/// A level's choices repeat for a fixed seed, differ between seeds, and a low level searches
+/// no deeper than its cap; level 8 is the full engine; bad levels are usage errors.
+#[test]
+fn levels_are_seeded_capped_and_checked() {
+    let best = |level: &str, seed: &str| {
+        let o = run(
+            &[
+                "analyze",
+                "xiangqi",
+                "--json",
+                "--level",
+                level,
+                "--seed",
+                seed,
+                "--moves",
+                "h2e2 h9g7",
+            ],
+            "",
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        (
+            v["bestmove"].as_str().unwrap().to_string(),
+            v["depth"].as_u64().unwrap(),
+        )
+    };
+    let (first, depth) = best("1", "7");
+    assert_eq!(best("1", "7").0, first);
+    assert!(depth <= 1, "level 1 searched to depth {depth}");
+    let moves: std::collections::HashSet<String> =
+        (1..=12).map(|s| best("1", &s.to_string()).0).collect();
+    assert!(moves.len() > 1, "one move for every seed: {moves:?}");
+    let (_, depth) = best("3", "7");
+    assert!(depth <= 3, "level 3 searched to depth {depth}");
+    for bad in ["0", "9", "x"] {
+        let o = run(&["play", "gomoku", "--level", bad], "");
+        assert_eq!(o.status.code(), Some(2), "{bad}");
+        assert!(
+            stderr(&o).contains(&format!("bad level '{bad}'")),
+            "{}",
+            stderr(&o)
+        );
+    }
+}
+
+/// The engine protocols take a level: UCI MultiPV and strength options, UCCI's, Gomocup's
+/// `INFO level`, ConnectMore's `level`, and the engine commands' `--level`; bad values are
+/// refused with a reason and change nothing.
+#[test]
+fn protocols_take_multipv_and_levels() {
+    let o = run(
+        &["uci"],
+        "uci\nsetoption name MultiPV value 3\nposition startpos\ngo depth 3\n",
+    );
+    let out = stdout(&o);
+    assert!(
+        out.contains("option name UCI_LimitStrength type check default false"),
+        "{out}"
+    );
+    assert!(out.contains("option name UCI_Elo type spin"), "{out}");
+    for k in 1..=3 {
+        assert!(
+            out.lines()
+                .any(|l| l.starts_with("info depth 3 ") && l.contains(&format!(" multipv {k} "))),
+            "{out}"
+        );
+    }
+    let o = run(
+        &["uci"],
+        "setoption name MultiPV value 0\nsetoption name UCI_Elo value 5\nsetoption name Level value 9\n\
+         setoption name UCI_LimitStrength value maybe\nposition startpos\ngo depth 2\n",
+    );
+    let out = stdout(&o);
+    assert_eq!(out.matches("info string error:").count(), 4, "{out}");
+    assert!(
+        out.contains(" multipv 1 ") && !out.contains(" multipv 2 "),
+        "{out}"
+    );
+    let o = run(
+        &["ucci"],
+        "setoption UCI_LimitStrength true\nsetoption UCI_Elo 800\nposition startpos\ngo depth 9\n",
+    );
+    let out = stdout(&o);
+    assert!(
+        out.contains("info depth 1 ") && !out.contains("info depth 2 "),
+        "{out}"
+    );
+    let o = run(&["ucci"], "setoption level 0\nquit\n");
+    assert!(
+        stdout(&o).contains("info string error: bad level '0'"),
+        "{}",
+        stdout(&o)
+    );
+    let o = run(&["gomocup"], "START 15\nINFO level 0\nINFO level 3\nEND\n");
+    assert!(
+        stdout(&o).contains("ERROR INFO level: bad level '0'"),
+        "{}",
+        stdout(&o)
+    );
+    assert_eq!(stdout(&o).matches("ERROR").count(), 1, "{}", stdout(&o));
+    let o = run(&["connect6-engine"], "level 9\nlevel\nlevel 2\nquit\n");
+    let out = stdout(&o);
+    assert!(out.contains("error bad level '9'"), "{out}");
+    assert!(out.contains("`level` needs an argument"), "{out}");
+    let o = run(&["ucci", "--level", "1"], "position startpos\ngo depth 9\n");
+    let out = stdout(&o);
+    assert!(
+        out.contains("info depth 1 ") && !out.contains("info depth 2 "),
+        "{out}"
+    );
+    let o = run(&["gomocup", "--level", "12"], "");
+    assert_eq!(o.status.code(), Some(2));
+}

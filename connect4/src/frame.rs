@@ -7,8 +7,9 @@ use std::sync::atomic::AtomicBool;
 use game_core::search::{SearchOptions, Searcher};
 use game_core::{Outcome, Side};
 use game_frame::{
-    BoardView, Budget, Click, Decision, Ending, EngineConfig, FrameError, Game, GameSpec, Progress,
-    Rules, Session, Setup, play_moves, search_turn, split_turns, stone,
+    BoardView, Budget, Click, Decision, Ending, EngineConfig, FrameError, Game, GameSpec,
+    LevelPick, LevelSettings, Progress, Rules, Session, Setup, play_moves, search_turn,
+    split_turns, stone,
 };
 
 use crate::board::{Column, ConnectFour};
@@ -129,6 +130,11 @@ impl Rules for ConnectFour {
         progress: &mut dyn FnMut(&Progress<Column>),
     ) -> Decision<Column> {
         search_turn(engine, position, budget, stop, progress)
+    }
+
+    /// Levels: [`LevelSettings::standard`] with a unit of 30, half a good threat.
+    fn level_settings(pick: LevelPick) -> LevelSettings {
+        LevelSettings::standard(pick, 30)
     }
 
     fn game_name(&self) -> &'static str {

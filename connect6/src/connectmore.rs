@@ -12,6 +12,7 @@
 //! | `depth D` | search at most D turns (1..=30) | none |
 //! | `time MS` | think MS milliseconds per turn (default 1000; our addition) | none |
 //! | `vcf` / `unvcf` | threat-space search on / off | none |
+//! | `level N` | play at strength level N, 1..8 (8, the default, is the full engine; our addition) | none |
 //! | `print` | | the board, then the side to move |
 //! | `help` | | the command list |
 //! | `quit` / `exit` | stop | none |
@@ -27,6 +28,8 @@
 
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
+
+use game_frame::{Level, LevelPick, LevelSettings, Rules};
 
 use game_core::Side;
 
@@ -48,6 +51,8 @@ pub struct Session {
     engine: Engine,
     depth: Option<u32>,
     time: Duration,
+    /// A strength below the full engine (`level N`; `qi connect6-engine --level N`).
+    level: Option<LevelPick>,
     /// The colour we play: set by `new`, by `next` (the side it moved for) and by the first
     /// `move` (the other colour); `None` until then.
     engine_side: Option<Side>,
@@ -82,6 +87,7 @@ impl Session {
             engine: Engine::new(32),
             depth: None,
             time: Duration::from_millis(DEFAULT_TIME_MS),
+            level: None,
             engine_side: None,
         }
     }
@@ -121,6 +127,7 @@ impl Session {
                     "next: search for the side to move and answer move XXXX",
                     "depth D: search at most D turns; time MS: milliseconds per turn",
                     "vcf / unvcf: threat-space search on / off",
+                    "level N: strength level 1..8 (8: the full engine)",
                     "print: show the board; quit / exit: stop",
                 ] {
                     writeln!(out, "{l}")?;
@@ -205,15 +212,25 @@ impl Session {
                     &format!("time {t}: expected milliseconds per turn 1..86400000"),
                 )?,
             },
+            ("level", Some(n)) => match n.parse::<Level>() {
+                Ok(level) => {
+                    self.level = (!level.is_full()).then(|| LevelPick {
+                        level,
+                        seed: Level::clock_seed(),
+                    });
+                }
+                Err(e) => error_line(out, &e.to_string())?,
+            },
             ("vcf", None) => self.engine.set_threat_search(true),
             ("unvcf", None) => self.engine.set_threat_search(false),
             ("print", None) => writeln!(out, "{}", self.pos)?,
-            ("new" | "move" | "black" | "white" | "depth" | "time", None) => {
+            ("new" | "move" | "black" | "white" | "depth" | "time" | "level", None) => {
                 let form = match cmd_lower.as_str() {
                     "new" => "`new black` or `new white`",
                     "move" => "the opponent's stones, `move XXXX` (`move JJ` for Black's first)",
                     "black" | "white" => "the stones to place, such as `black JJKK`",
                     "depth" => "a number of turns 1..30, such as `depth 4`",
+                    "level" => "a strength level 1..8, such as `level 3`",
                     _ => "milliseconds per turn, such as `time 1000`",
                 };
                 error_line(out, &format!("`{cmd}` needs an argument: expected {form}"))?;
@@ -285,12 +302,24 @@ fn error_line<W: Write>(out: &mut W, text: &str) -> io::Result<()> {
 impl Session {
     /// Searches for the side to move, plays the turn and writes `move XXXX`.
     fn answer<W: Write>(&mut self, out: &mut W) -> io::Result<()> {
-        let limits = EngineLimits {
+        let mut limits = EngineLimits {
             depth: self.depth,
             time: Some(self.time),
             nodes: None,
         };
-        match self.engine.think(&self.pos, &limits) {
+        let settings = self.level.map(<Connect6 as Rules>::level_settings);
+        if let Some(s) = &settings {
+            limits.depth = LevelSettings::cap(limits.depth, s.depth);
+            limits.nodes = LevelSettings::cap(limits.nodes, s.nodes);
+        }
+        let threats = self.engine.threat_search();
+        self.engine.set_skill(settings.and_then(|s| s.skill));
+        self.engine
+            .set_threat_search(threats && settings.is_none_or(|s| s.threat_search));
+        let analysis = self.engine.think(&self.pos, &limits);
+        self.engine.set_skill(None);
+        self.engine.set_threat_search(threats);
+        match analysis {
             // A turn the rules refuse is an engine bug: say so, and leave the game as it is.
             Some(a) => match self.pos.play_turn(&a.turn) {
                 Ok(()) => writeln!(out, "move {}", format_connectmore(&a.turn)),

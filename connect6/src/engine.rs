@@ -20,7 +20,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use game_core::score::mate_in;
-use game_core::search::{Limits, MAX_DEPTH, SearchOptions, Searcher};
+use game_core::search::{Limits, MAX_DEPTH, SearchOptions, SearchResult, Searcher};
+use game_core::skill::Skill;
 use game_core::{Position, Score};
 
 use crate::board::{Connect6, Stone};
@@ -157,6 +158,8 @@ pub struct Engine {
     defence: bool,
     verify: bool,
     single_threat_check: bool,
+    /// A weakened level's choice among the first stones' principal variations.
+    skill: Option<Skill>,
 }
 
 impl std::fmt::Debug for Engine {
@@ -201,7 +204,17 @@ impl Engine {
             defence: false,
             verify: true,
             single_threat_check: true,
+            skill: None,
         }
+    }
+
+    /// Plays below full strength (`None`: full strength): the search over the turn's first
+    /// stones finds `skill.multipv` principal variations and the turn follows the one the
+    /// skill chooses ([`Skill::choose`]), its second stone from that line when the line has
+    /// one. The weak levels also switch the threat searches off
+    /// ([`Engine::set_threat_search`]).
+    pub fn set_skill(&mut self, skill: Option<Skill>) {
+        self.skill = skill;
     }
 
     /// A flag that stops the running [`think`](Engine::think) when set (from any thread); the
@@ -220,6 +233,12 @@ impl Engine {
     /// the ConnectMore `vcf` / `unvcf` commands).
     pub fn set_threat_search(&mut self, on: bool) {
         self.threat_search = on;
+    }
+
+    /// Whether the threat-space searches are on ([`Engine::set_threat_search`]).
+    #[must_use]
+    pub fn threat_search(&self) -> bool {
+        self.threat_search
     }
 
     /// Switches the defensive threat search on or off (default off). When on, and the
@@ -344,9 +363,14 @@ impl Engine {
         }
         let tss_budget = self.tss_budget(limits);
         let tss_deadline = limits.time.map(|t| start + t.mul_f32(0.2));
-        if let Some(win) = self
-            .tss
-            .find_win(&mut pos, TSS_TURNS, tss_budget, tss_deadline)
+        // A weak level (a skill without threat searches) sees no threat win either.
+        let own_threats = self.threat_search || self.skill.is_none();
+        if let Some(win) = own_threats
+            .then(|| {
+                self.tss
+                    .find_win(&mut pos, TSS_TURNS, tss_budget, tss_deadline)
+            })
+            .flatten()
         {
             let nodes = win.nodes;
             return done(
@@ -433,6 +457,7 @@ impl Engine {
             soft_time: remaining.map(|t| t.mul_f32(2.0 * ITERATION_START)),
             hard_time: remaining,
             root_moves: firsts,
+            multipv: self.skill.map_or(1, |k| k.multipv),
             ..Limits::default()
         };
         let decision = if forced {
@@ -461,6 +486,17 @@ impl Engine {
                     time: start.elapsed(),
                 });
             })
+        };
+        // A level plays the line its skill chooses.
+        let chosen = self.skill.map_or(0, |k| k.choose(&result.lines, pos.key()));
+        let result = match result.lines.get(chosen) {
+            Some(line) if chosen > 0 => SearchResult {
+                best_move: line.pv.first().copied(),
+                score: line.score,
+                pv: line.pv.clone(),
+                ..result
+            },
+            _ => result,
         };
         let first = result.best_move.unwrap_or(roots[0][0]);
         let mut turn = vec![first];

@@ -8,8 +8,9 @@ use game_core::zobrist::SplitMix64;
 use game_core::{Position, Side};
 use game_frame::selfplay::{self, Settings, Summary};
 use game_frame::{
-    BoardView, Budget, Decision, Ending, EngineConfig, FrameError, Game, GameSpec, Opening,
-    Progress, Protocol, Rules, Session, Setup, quoted, split_turns, stone, tuning,
+    BoardView, Budget, Decision, Ending, EngineConfig, FrameError, Game, GameSpec, LevelPick,
+    LevelSettings, Opening, Progress, Protocol, Rules, Session, Setup, quoted, split_turns, stone,
+    tuning,
 };
 
 use crate::board::{Cell, Connect6, DEFAULT_SIZE, MoveError, Stone};
@@ -190,6 +191,7 @@ impl GameSpec for Connect6Spec {
         &[Protocol {
             command: "connect6-engine",
             serve: serve_connectmore,
+            level_line: |l| format!("level {l}"),
         }]
     }
 
@@ -265,11 +267,18 @@ impl Rules for Connect6 {
         // A game clock: the turn gets the shared time manager's target (the engine plans to
         // use nearly all of the time it is given, as over ConnectMore's `time`).
         let clock_time = budget.clock.as_ref().map(|c| c.allocate().0);
-        let limits = EngineLimits {
+        let mut limits = EngineLimits {
             depth: budget.depth,
             time: budget.time.or(clock_time),
             nodes: budget.nodes,
         };
+        let settings = budget.level.map(Self::level_settings);
+        if let Some(s) = &settings {
+            limits.depth = LevelSettings::cap(limits.depth, s.depth);
+            limits.nodes = LevelSettings::cap(limits.nodes, s.nodes);
+        }
+        engine.set_skill(settings.and_then(|s| s.skill));
+        engine.set_threat_search(settings.is_none_or(|s| s.threat_search));
         let stones = |points: &[Point]| -> Vec<Stone> {
             points
                 .iter()
@@ -293,6 +302,8 @@ impl Rules for Connect6 {
                 nodes: a.nodes,
                 time_ms: a.time.as_millis() as u64,
                 pv: stones(&a.pv),
+                // The engine's lines are over first stones, not turns: none reported.
+                lines: Vec::new(),
             },
             None => Decision {
                 turn: Vec::new(),
@@ -301,8 +312,19 @@ impl Rules for Connect6 {
                 nodes: 0,
                 time_ms: 0,
                 pv: Vec::new(),
+                lines: Vec::new(),
             },
         }
+    }
+
+    /// Connect6 levels: [`LevelSettings::standard`] (unit 100) with the depth in turns,
+    /// 1 + (level - 1) / 3 (one turn up to level 3, three at level 7).
+    fn level_settings(pick: LevelPick) -> LevelSettings {
+        let mut settings = LevelSettings::standard(pick, 100);
+        if !pick.level.is_full() {
+            settings.depth = Some(1 + u32::from(pick.level.get() - 1) / 3);
+        }
+        settings
     }
 
     fn game_name(&self) -> &'static str {

@@ -138,6 +138,7 @@ pub mod protocol;
 pub mod score;
 pub mod search;
 mod side;
+pub mod skill;
 pub mod text;
 pub mod tune;
 pub mod zobrist;

@@ -403,3 +403,66 @@ fn late_move_pruning_in_mate_windows_reports_only_real_wins() {
     }
     assert!(wins >= 20, "only {wins} wins claimed");
 }
+
+/// MultiPV: distinct root moves, best first, each line's score the exact minimax value of
+/// its root move, and the first line the single-PV search's score (and move, when no other
+/// root move ties it) at the same depth.
+#[test]
+fn multipv_lines_are_distinct_ordered_and_exact() {
+    let mut rng = ChaCha8Rng::seed_from_u64(17);
+    let template = KInARow::new(4, 4, 3, 1, 1);
+    let depth = 4;
+    for n in 0..100 {
+        let mut pos = random_position(&mut rng, &template, 8);
+        let single = search(&pos, SearchOptions::exact(), depth);
+        let mut searcher = Searcher::new(RandomEval, SearchOptions::exact());
+        let limits = Limits {
+            multipv: 3,
+            ..Limits::depth(depth)
+        };
+        let mut reported = Vec::new();
+        let result = searcher.search(&pos, &limits, &AtomicBool::new(false), |r| {
+            reported.push(r.lines.clone());
+        });
+        let mut moves = Vec::new();
+        pos.generate_moves(&mut moves);
+        assert_eq!(result.lines.len(), moves.len().min(3), "position #{n}");
+        assert_eq!(reported.last(), Some(&result.lines));
+        let firsts: Vec<Cell> = result.lines.iter().map(|l| l.pv[0]).collect();
+        for (i, m) in firsts.iter().enumerate() {
+            assert!(
+                !firsts[..i].contains(m),
+                "position #{n}: {firsts:?} repeats a move"
+            );
+        }
+        assert!(
+            result.lines.windows(2).all(|w| w[0].score >= w[1].score),
+            "position #{n}: {:?}",
+            result.lines
+        );
+        assert_eq!(result.lines[0].score, single.score, "position #{n}");
+        assert_eq!(
+            (result.score, &result.pv),
+            (result.lines[0].score, &result.lines[0].pv)
+        );
+        if result.lines.len() == 1 || result.lines[1].score < result.lines[0].score {
+            assert_eq!(result.best_move, single.best_move, "position #{n}");
+        }
+        let side = pos.side_to_move();
+        for line in &result.lines {
+            assert_legal_line(&pos, &line.pv);
+            if game_core::score::is_mate_score(line.score) {
+                continue;
+            }
+            pos.play(line.pv[0]);
+            let after = minimax(&mut pos, &RandomEval, depth - 1);
+            let after = if pos.side_to_move() == side {
+                after
+            } else {
+                -after
+            };
+            pos.undo(line.pv[0]);
+            assert_eq!(after, line.score, "position #{n} line {line:?}");
+        }
+    }
+}

@@ -5,6 +5,8 @@ use std::time::Duration;
 use game_core::clock::Clock;
 use game_core::search::Limits;
 
+use crate::strength::LevelPick;
+
 /// Engine resources for a session.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineConfig {
@@ -58,6 +60,11 @@ pub struct Budget {
     /// manager turns it into this turn's time, the one its engine protocols use
     /// ([`Clock::allocate`] for xiangqi and Connect Four, Gomocup's budget for gomoku).
     pub clock: Option<Clock>,
+    /// Principal variations to report (analysis, hints): 0 and 1 report one.
+    pub multipv: u32,
+    /// A strength level below the full engine, with the seed of its choices
+    /// ([`crate::strength`]); `None` plays at full strength.
+    pub level: Option<LevelPick>,
 }
 
 impl Budget {
@@ -77,6 +84,7 @@ impl Budget {
             nodes: self.nodes,
             soft_time,
             hard_time,
+            multipv: self.multipv.max(1),
             ..Limits::default()
         }
     }

@@ -9,6 +9,7 @@
 //! - [`BoardView`]: a board described as data (cells, labels, marks, river and palaces), drawn
 //!   for a terminal by [`render()`] and by the web page from the same data.
 //! - [`GameClock`] and [`TimeControl`]: game clocks for people and engines.
+//! - [`Level`]: strength levels for players, from a beginner's opponent to the full engine.
 //! - [`Setup`]: where a game starts, as the command line or a record gives it.
 //! - [`GameSpec`]: a registered game, as `qi`'s registry lists it: build, perft, bench,
 //!   selfplay, tune and protocols.
@@ -27,6 +28,7 @@ pub mod rules;
 pub mod selfplay;
 pub mod session;
 pub mod setup;
+pub mod strength;
 pub mod tuning;
 
 pub use board::{BoardView, Cell, Click, Piece, Region, River, stone};
@@ -36,5 +38,6 @@ pub use error::FrameError;
 pub use registry::{GameSpec, Protocol, perft, play_moves};
 pub use render::{Style, paint, render};
 pub use rules::{Decision, Ending, Progress, Rules, natural_key, search_turn};
-pub use session::{Game, Info, Session, Thought, today};
+pub use session::{Game, Info, Session, Thought, ThoughtLine, today};
 pub use setup::{Opening, Setup, quoted, split_points, split_turns, stone_side};
+pub use strength::{LEVEL_ELO, LEVELS, Level, LevelError, LevelPick, LevelSettings};

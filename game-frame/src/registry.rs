@@ -24,6 +24,10 @@ pub struct Protocol {
     pub command: &'static str,
     /// The protocol loop.
     pub serve: ServeFn,
+    /// The protocol's own line that sets a strength level (UCI `setoption name Level value
+    /// N`, Gomocup `INFO level N`, ...): the engine command's `--level` flag sends it first,
+    /// for GUIs that cannot set it.
+    pub level_line: fn(crate::Level) -> String,
 }
 
 /// A game as the registry lists it. Methods with a default are optional: a game that does

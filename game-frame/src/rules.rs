@@ -7,11 +7,12 @@
 
 use std::sync::atomic::AtomicBool;
 
-use game_core::search::{Report, Searcher};
+use game_core::search::{PvLine, Report, Searcher};
 use game_core::{Evaluate, Outcome, Position, Score, ScoreView, Side};
 
 use crate::board::BoardView;
 use crate::config::{Budget, EngineConfig};
+use crate::strength::{LevelPick, LevelSettings};
 
 /// How a finished game ended: the outcome and the reason in words ("five in a row").
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -83,6 +84,9 @@ pub struct Decision<M> {
     pub time_ms: u64,
     /// Principal variation in plies, starting with the turn.
     pub pv: Vec<M>,
+    /// The principal variations searched (MultiPV), best first; at most one otherwise
+    /// (empty when the engine decided without a search).
+    pub lines: Vec<PvLine<M>>,
 }
 
 /// What each game supplies to the frame, on top of [`Position`].
@@ -126,6 +130,12 @@ pub trait Rules: Position {
     /// win (chess's FIDE rule) overrides this.
     fn flag_fall(&self, side: Side) -> Outcome {
         Outcome::Win(side.opponent())
+    }
+
+    /// What a strength level means for this game's engine. Default:
+    /// [`LevelSettings::standard`] with a unit of 100 evaluation units.
+    fn level_settings(pick: LevelPick) -> LevelSettings {
+        LevelSettings::standard(pick, 100)
     }
 
     /// The board as data, with `last` (the last turn's plies) marked: what every front end
@@ -251,15 +261,25 @@ pub fn natural_key(text: &str) -> Vec<(u8, u64, String)> {
 
 /// The shared search as a game's engine: a [`Searcher`] with the game's evaluation. Completes
 /// a multi-ply turn from the principal variation, searching again from the middle of the turn
-/// when the variation is too short.
-pub fn search_turn<P: Position, E: Evaluate<P>>(
+/// when the variation is too short. A budget's level caps the search and plays the line its
+/// skill chooses among the principal variations ([`Rules::level_settings`]); a budget's
+/// MultiPV reports that many lines ([`Decision::lines`]).
+pub fn search_turn<P: Rules, E: Evaluate<P>>(
     searcher: &mut Searcher<P, E>,
     position: &P,
     budget: &Budget,
     stop: &AtomicBool,
     progress: &mut dyn FnMut(&Progress<P::Move>),
 ) -> Decision<P::Move> {
-    let limits = budget.limits();
+    let mut limits = budget.limits();
+    let settings = budget.level.map(P::level_settings);
+    if let Some(settings) = &settings {
+        limits.depth = LevelSettings::cap(limits.depth, settings.depth);
+        limits.nodes = LevelSettings::cap(limits.nodes, settings.nodes);
+        if let Some(skill) = settings.skill {
+            limits.multipv = limits.multipv.max(skill.multipv);
+        }
+    }
     let result = searcher.search(position, &limits, stop, |r: &Report<P::Move>| {
         progress(&Progress {
             depth: r.depth,
@@ -269,17 +289,28 @@ pub fn search_turn<P: Position, E: Evaluate<P>>(
             pv: r.pv.clone(),
         });
     });
+    // A level plays the line its skill chooses.
+    let chosen = settings
+        .and_then(|s| s.skill)
+        .map_or(0, |skill| skill.choose(&result.lines, position.key()));
+    let (score, pv) = match result.lines.get(chosen) {
+        Some(line) => (line.score, line.pv.clone()),
+        None => (result.score, result.pv.clone()),
+    };
     let mut decision = Decision {
         turn: Vec::new(),
-        score: result.score,
+        score,
         depth: result.depth,
         nodes: result.nodes,
         time_ms: result.time_ms,
-        pv: result.pv.clone(),
+        pv: pv.clone(),
+        lines: result.lines.clone(),
     };
-    let Some(first) = result.best_move else {
+    let Some(&first) = pv.first() else {
         return decision;
     };
+    // The rest of a multi-ply turn is searched for one line.
+    limits.multipv = 1;
     let side = position.side_to_move();
     let mut pos = position.clone();
     let mut moves = Vec::new();
@@ -291,7 +322,7 @@ pub fn search_turn<P: Position, E: Evaluate<P>>(
             break;
         }
         let next = decision.turn.len();
-        mv = match result.pv.get(next) {
+        mv = match pv.get(next) {
             Some(&m) if moves.contains(&m) => m,
             _ => {
                 let more = searcher.search(&pos, &limits, stop, |_| {});

@@ -54,6 +54,19 @@ pub struct Thought {
     /// The JSON name of the score: `score_cp` for xiangqi (centipawns, as GUIs read them),
     /// `score` for the stone games (evaluation units, not pawns).
     pub score_field: &'static str,
+    /// Every principal variation of a MultiPV search, best first (one or none otherwise).
+    pub lines: Vec<ThoughtLine>,
+}
+
+/// One principal variation of a MultiPV analysis, in notation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ThoughtLine {
+    /// The score as [`Thought::score_cp`] gives it, or `None` for a forced result.
+    pub score_cp: Option<i32>,
+    /// Own moves to a forced win (negative: to a forced loss), or `None`.
+    pub mate: Option<i32>,
+    /// The line, one string per turn.
+    pub pv: Vec<String>,
 }
 
 impl Thought {
@@ -76,7 +89,27 @@ impl Thought {
         v.insert("nodes".into(), serde_json::json!(self.nodes));
         v.insert("time_ms".into(), serde_json::json!(self.time_ms));
         v.insert("pv".into(), serde_json::json!(self.pv));
+        if self.lines.len() > 1 {
+            let lines: Vec<serde_json::Value> = self
+                .lines
+                .iter()
+                .map(|l| {
+                    let mut o = serde_json::Map::new();
+                    o.insert(self.score_field.into(), serde_json::json!(l.score_cp));
+                    o.insert("mate".into(), serde_json::json!(l.mate));
+                    o.insert("pv".into(), serde_json::json!(l.pv));
+                    serde_json::Value::Object(o)
+                })
+                .collect();
+            v.insert("multipv".into(), serde_json::Value::Array(lines));
+        }
         serde_json::Value::Object(v)
+    }
+
+    /// A line's score in words, as [`Thought::score_text`] gives the best line's.
+    #[must_use]
+    pub fn line_score_text(&self, line: &ThoughtLine) -> String {
+        score_words(line.score_cp, line.mate, self.sides)
     }
 }
 
@@ -228,10 +261,23 @@ impl<R: Rules> Session<R> {
     }
 
     fn thought(&self, decision: &Decision<R::Move>) -> Thought {
-        let (score_cp, mate) = match ScoreView::from_score(decision.score) {
+        let view = |score| match ScoreView::from_score(score) {
             ScoreView::Centi(cp) => (Some(cp), None),
             ScoreView::MatePlies(p) => (None, Some(self.pos.mate_moves(p))),
         };
+        let (score_cp, mate) = view(decision.score);
+        let lines = decision
+            .lines
+            .iter()
+            .map(|l| {
+                let (score_cp, mate) = view(l.score);
+                ThoughtLine {
+                    score_cp,
+                    mate,
+                    pv: Self::turn_texts(&self.pos, &l.pv),
+                }
+            })
+            .collect();
         let turn = Self::turn_texts(&self.pos, &decision.turn);
         Thought {
             bestmove: turn.first().cloned(),
@@ -248,6 +294,7 @@ impl<R: Rules> Session<R> {
             nodes: decision.nodes,
             time_ms: decision.time_ms,
             pv: Self::turn_texts(&self.pos, &decision.pv),
+            lines,
         }
     }
 
@@ -407,6 +454,7 @@ impl<R: Rules> Game for Session<R> {
                 nodes: 0,
                 time_ms: 0,
                 pv: Vec::new(),
+                lines: Vec::new(),
             });
         }
         let decision = self.decide(budget, stop, info);

@@ -11,7 +11,9 @@ use std::time::{Duration, Instant};
 use game_core::score::{mate_in, mated_in};
 use game_core::{Position, Score};
 
-use game_core::search::{Limits, Pruning, SearchOptions, Searcher};
+use game_core::search::{Limits, Pruning, PvLine, SearchOptions, Searcher};
+
+use game_frame::{LevelPick, LevelSettings, Rules};
 
 use crate::board::Board;
 use crate::eval::Evaluator;
@@ -162,6 +164,9 @@ pub struct EngineResult {
     pub nodes: u64,
     /// How the move was found.
     pub source: Source,
+    /// The main search's principal variations, best first ([`Engine::set_multipv`]); empty
+    /// when no main search decided.
+    pub lines: Vec<PvLine<Point>>,
 }
 
 /// The gomoku engine: threat solver and main search, with their tables.
@@ -170,6 +175,10 @@ pub struct Engine {
     searcher: Searcher<Board, Evaluator>,
     start: Instant,
     stop: Option<Arc<AtomicBool>>,
+    /// Principal variations the main search finds (1: the best only).
+    multipv: u32,
+    /// Whether the VCF and VCT searches run before the main search.
+    threat_search: bool,
 }
 
 impl Default for Engine {
@@ -196,16 +205,34 @@ impl Engine {
             ),
             start: Instant::now(),
             stop: None,
+            multipv: 1,
+            threat_search: true,
         }
+    }
+
+    /// The number of principal variations the main search finds (MultiPV; at least 1):
+    /// [`EngineResult::lines`]. A weakened level chooses among them.
+    pub fn set_multipv(&mut self, lines: u32) {
+        self.multipv = lines.max(1);
+    }
+
+    /// Whether our VCF and VCT and the check of the opponent's VCF run before the main
+    /// search (default on). Off, the engine plays as a person who sees a five and an open
+    /// four but no longer threat sequence: the weak levels.
+    pub fn set_threat_search(&mut self, on: bool) {
+        self.threat_search = on;
     }
 
     /// Resizes the transposition table to about `hash_mib` MiB (clears it).
     pub fn set_hash_mib(&mut self, hash_mib: usize) {
         let threads = self.searcher.options().threads;
         let stop = self.stop.take();
+        let (multipv, threat_search) = (self.multipv, self.threat_search);
         *self = Engine::new(hash_mib);
         self.searcher.set_threads(threads);
         self.set_stop_flag(stop);
+        self.multipv = multipv;
+        self.threat_search = threat_search;
     }
 
     /// A flag that, set from another thread, also aborts the root threat searches of every
@@ -228,6 +255,44 @@ impl Engine {
         self.searcher.set_threads(threads);
     }
 
+    /// [`Engine::think`] with `multipv` principal variations (0 and 1: one) at a strength
+    /// `level` (`None`: full strength): the level's settings
+    /// ([`Rules::level_settings`](game_frame::Rules::level_settings)) cap the limits and may
+    /// leave out the threat searches, and the move, score and principal variation are those of
+    /// the line the level's skill chooses among the main search's. The engine's own MultiPV
+    /// and threat-search settings are restored afterwards.
+    pub fn think_at(
+        &mut self,
+        board: &Board,
+        limits: &EngineLimits,
+        multipv: u32,
+        level: Option<LevelPick>,
+        stop: &AtomicBool,
+        progress: impl FnMut(&Progress),
+    ) -> EngineResult {
+        let settings = level.map(<Board as Rules>::level_settings);
+        let skill = settings.and_then(|s| s.skill);
+        let mut limits = limits.clone();
+        if let Some(s) = &settings {
+            limits.depth = LevelSettings::cap(limits.depth, s.depth);
+            limits.nodes = LevelSettings::cap(limits.nodes, s.nodes);
+        }
+        let saved = (self.multipv, self.threat_search);
+        self.multipv = multipv.max(skill.map_or(1, |s| s.multipv)).max(1);
+        self.threat_search = saved.1 && settings.is_none_or(|s| s.threat_search);
+        let mut result = self.think(board, &limits, stop, progress);
+        (self.multipv, self.threat_search) = saved;
+        let chosen = skill.map_or(0, |s| s.choose(&result.lines, board.key()));
+        if chosen > 0
+            && let Some(line) = result.lines.get(chosen)
+        {
+            result.best_move = line.pv.first().copied();
+            result.score = line.score;
+            result.pv = line.pv.clone();
+        }
+        result
+    }
+
     /// Chooses a move for the side to move of `board` within `limits`; `stop` (set from any
     /// thread) ends the search early; `progress` is called after every main-search iteration.
     pub fn think(
@@ -248,6 +313,7 @@ impl Engine {
                 depth: 0,
                 nodes,
                 source,
+                lines: Vec::new(),
             };
         if board.game_end().is_some() {
             return EngineResult {
@@ -257,6 +323,7 @@ impl Engine {
                 depth: 0,
                 nodes: 0,
                 source: Source::GameOver,
+                lines: Vec::new(),
             };
         }
         if let Some(p) = board.five_point(me) {
@@ -273,6 +340,7 @@ impl Engine {
                 depth: 0,
                 nodes: 0,
                 source: Source::GameOver,
+                lines: Vec::new(),
             };
         }
         if board.has_five_point(opp) {
@@ -293,6 +361,9 @@ impl Engine {
                 let score = -b.evaluate();
                 return done(p, score, vec![p], Source::ForcedBlock, 0);
             }
+        }
+        if !self.threat_search {
+            return self.main_search(board, &[], limits, stop, &mut progress);
         }
         let hard = limits.hard_time;
         // Threat searches get shares of the time: our VCF a quarter, the opponent's VCF an
@@ -378,6 +449,7 @@ impl Engine {
             soft_time: left(limits.soft_time),
             hard_time: left(limits.hard_time),
             root_moves: root_moves.to_vec(),
+            multipv: self.multipv,
             ..Limits::default()
         };
         let r = self.searcher.search(board, &search_limits, stop, |rep| {
@@ -397,6 +469,7 @@ impl Engine {
             depth: r.depth,
             nodes: r.nodes,
             source: Source::Search,
+            lines: r.lines,
         }
     }
 }

@@ -9,8 +9,9 @@ use game_core::zobrist::SplitMix64;
 use game_core::{Position, Side};
 use game_frame::selfplay::{self, Settings, Summary};
 use game_frame::{
-    BoardView, Budget, Decision, Ending, EngineConfig, FrameError, Game, GameSpec, Opening,
-    Progress, Protocol, Rules, Session, Setup, play_moves, split_points, stone, tuning,
+    BoardView, Budget, Decision, Ending, EngineConfig, FrameError, Game, GameSpec, LevelPick,
+    LevelSettings, Opening, Progress, Protocol, Rules, Session, Setup, play_moves, split_points,
+    stone, tuning,
 };
 
 use crate::board::Board;
@@ -245,6 +246,7 @@ impl GameSpec for GomokuSpec {
         &[Protocol {
             command: "gomocup",
             serve: serve_gomocup,
+            level_line: |l| format!("INFO level {l}"),
         }]
     }
 
@@ -352,7 +354,7 @@ impl Rules for Board {
             limits.hard_time = Some(hard);
         }
         let start = Instant::now();
-        let result = engine.think(position, &limits, stop, |p| {
+        let result = engine.think_at(position, &limits, budget.multipv, budget.level, stop, |p| {
             progress(&Progress {
                 depth: p.depth,
                 score: p.score,
@@ -361,18 +363,26 @@ impl Rules for Board {
                 pv: p.pv.clone(),
             });
         });
+        let (best, score, pv) = (result.best_move, result.score, result.pv);
         Decision {
-            turn: result.best_move.into_iter().collect(),
-            score: result.score,
+            turn: best.into_iter().collect(),
+            score,
             depth: result.depth,
             nodes: result.nodes,
             time_ms: start.elapsed().as_millis() as u64,
-            pv: if result.pv.is_empty() {
-                result.best_move.into_iter().collect()
+            pv: if pv.is_empty() {
+                best.into_iter().collect()
             } else {
-                result.pv
+                pv
             },
+            lines: result.lines,
         }
+    }
+
+    /// Gomoku levels: [`LevelSettings::standard`] with a unit of 100 (half an open three):
+    /// below level 5 no VCF or VCT search, a five and the block of a four still seen.
+    fn level_settings(pick: LevelPick) -> LevelSettings {
+        LevelSettings::standard(pick, 100)
     }
 
     fn game_name(&self) -> &'static str {

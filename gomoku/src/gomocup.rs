@@ -8,8 +8,8 @@
 //! Commands: `START N` (5..=26), `RECTSTART W,H` (square only), `RESTART`, `BEGIN`, `TURN x,y`,
 //! `BOARD` .. `DONE` (`x,y,f` with f = 1 own, 2 opponent, 3 continuous-game marker), `INFO key
 //! value` (`timeout_turn`, `timeout_match`, `time_left`, `max_memory`, `rule`, `thread_num`,
-//! `hash_size`, `max_depth`, `max_node`, `game_type`, `folder`, `evaluate`, `pondering`; unknown
-//! keys ignored), `TAKEBACK x,y`, `PLAY x,y`, `END`, `ABOUT`, `SWAP2BOARD` .. `DONE` (0, 3 or 5
+//! `hash_size`, `max_depth`, `max_node`, `game_type`, `folder`, `evaluate`, `pondering`, and our
+//! `level` 1..8 (a weaker engine; 8 is the full one); unknown keys ignored), `TAKEBACK x,y`, `PLAY x,y`, `END`, `ABOUT`, `SWAP2BOARD` .. `DONE` (0, 3 or 5
 //! stones), `YXBOARD` .. `DONE` (set a position without thinking), `YXSHOWFORBID`.
 //!
 //! Time: every move is budgeted by [`turn_budget`] so as never to pass `timeout_turn` (hard
@@ -28,6 +28,8 @@ use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
+
+use game_frame::{Level, LevelError, LevelPick};
 use std::time::{Duration, Instant};
 
 use game_core::Side;
@@ -109,6 +111,8 @@ struct Brain {
     max_memory: i64,
     max_depth: Option<u32>,
     max_node: Option<u64>,
+    /// A strength below the full engine (`INFO level N`, ours; `qi gomocup --level N`).
+    level: Option<LevelPick>,
     block: Block,
     pending: Vec<(Point, u8)>,
     pending_error: Option<String>,
@@ -169,6 +173,7 @@ impl Brain {
             max_memory: 0,
             max_depth: None,
             max_node: None,
+            level: None,
             block: Block::None,
             pending: Vec::new(),
             pending_error: None,
@@ -231,18 +236,20 @@ impl Brain {
         };
         let stop = self.signal.arm(self.stops_handled);
         let mut messages = Vec::new();
-        let result = self.engine.think(board, &limits, stop, |p| {
-            messages.push(format!(
-                "MESSAGE depth {} ev {} nodes {} pv {}",
-                p.depth,
-                p.score,
-                p.nodes,
-                p.pv.iter()
-                    .map(|&m| ok_coords(m))
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            ));
-        });
+        let result = self
+            .engine
+            .think_at(board, &limits, 1, self.level, stop, |p| {
+                messages.push(format!(
+                    "MESSAGE depth {} ev {} nodes {} pv {}",
+                    p.depth,
+                    p.score,
+                    p.nodes,
+                    p.pv.iter()
+                        .map(|&m| ok_coords(m))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                ));
+            });
         let Some(mv) = result
             .best_move
             .or_else(|| board.points().find(|&p| board.is_empty(p)))
@@ -418,6 +425,16 @@ impl Brain {
             "max_depth" => {
                 let v = int(value)?;
                 self.max_depth = (v > 0).then_some(v.min(64) as u32);
+            }
+            "level" => {
+                // Ours: a strength level 1..8 (8, the default, is the full engine).
+                let level: Level = value
+                    .parse()
+                    .map_err(|e: LevelError| format!("INFO level: {e}"))?;
+                self.level = (!level.is_full()).then(|| LevelPick {
+                    level,
+                    seed: Level::clock_seed(),
+                });
             }
             "max_node" => {
                 let v = int(value)?;

@@ -10,8 +10,9 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use game_core::ScoreView;
 use game_core::search::{Limits, Pruning, Report, SearchOptions, SearchResult, Searcher};
+use game_core::{Position as _, Score, ScoreView};
+use game_frame::{LevelPick, LevelSettings, Rules};
 
 use crate::{Eval, Move, Position};
 use game_core::clock::Clock;
@@ -90,11 +91,11 @@ impl Dialect {
     }
 
     /// The `info` lines of a completed iteration.
-    fn info_lines(self, r: &Report<Move>) -> Vec<String> {
-        let pv: Vec<String> = r.pv.iter().map(|&m| self.format_move(m)).collect();
-        let pv = pv.join(" ");
+    fn info_lines(self, r: &Report<Move>, multipv: usize) -> Vec<String> {
         match self {
             Dialect::Ucci => {
+                let pv: Vec<String> = r.pv.iter().map(|&m| self.format_move(m)).collect();
+                let pv = pv.join(" ");
                 let score = match r.score_view() {
                     ScoreView::Centi(s) => s.clamp(-(UCCI_MATE - 1000), UCCI_MATE - 1000),
                     ScoreView::MatePlies(p) if p > 0 => UCCI_MATE - p,
@@ -109,18 +110,44 @@ impl Dialect {
                 ]
             }
             Dialect::Uci { .. } => {
-                let view = r.score_view();
-                let score = match view.mate_moves() {
-                    Some(m) => format!("mate {m}"),
-                    None => match view {
-                        ScoreView::Centi(s) => format!("cp {s}"),
-                        ScoreView::MatePlies(_) => unreachable!("mate_moves covers mates"),
-                    },
+                // One line per principal variation the GUI asked for (MultiPV), best first.
+                let lines: Vec<(Score, &[Move])> = if r.lines.is_empty() {
+                    vec![(r.score, &r.pv[..])]
+                } else {
+                    r.lines
+                        .iter()
+                        .take(multipv.max(1))
+                        .map(|l| (l.score, &l.pv[..]))
+                        .collect()
                 };
-                vec![format!(
-                    "info depth {} seldepth {} multipv 1 score {score} nodes {} nps {} hashfull {} time {} pv {pv}",
-                    r.depth, r.seldepth, r.nodes, r.nps, r.hashfull, r.time_ms
-                )]
+                lines
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &(score, pv))| {
+                        let view = ScoreView::from_score(score);
+                        let score = match view.mate_moves() {
+                            Some(m) => format!("mate {m}"),
+                            None => match view {
+                                ScoreView::Centi(s) => format!("cp {s}"),
+                                ScoreView::MatePlies(_) => {
+                                    unreachable!("mate_moves covers mates")
+                                }
+                            },
+                        };
+                        let pv: Vec<String> = pv.iter().map(|&m| self.format_move(m)).collect();
+                        format!(
+                            "info depth {} seldepth {} multipv {} score {score} nodes {} nps {} hashfull {} time {} pv {}",
+                            r.depth,
+                            r.seldepth,
+                            i + 1,
+                            r.nodes,
+                            r.nps,
+                            r.hashfull,
+                            r.time_ms,
+                            pv.join(" ")
+                        )
+                    })
+                    .collect()
             }
         }
     }
@@ -246,7 +273,15 @@ pub(crate) struct Engine<W: Write + Send + 'static> {
     job: Option<(JoinHandle<EngineSearcher>, Arc<Control>)>,
     /// Reserve per move for the GUI and pipes.
     pub move_overhead: Duration,
+    /// Principal variations to search and report (UCI `MultiPV`, 1..=[`MAX_MULTIPV`]).
+    pub multipv: u32,
+    /// A strength below the full engine (UCI `UCI_LimitStrength` with `UCI_Elo`, UCCI
+    /// `level`), with the seed of its choices.
+    pub strength: Option<LevelPick>,
 }
+
+/// The most principal variations a GUI may ask for (UCI `MultiPV`).
+pub const MAX_MULTIPV: u32 = 16;
 
 impl<W: Write + Send + 'static> Engine<W> {
     pub fn new(output: W, dialect: Dialect) -> Self {
@@ -259,6 +294,8 @@ impl<W: Write + Send + 'static> Engine<W> {
             searcher: Some(Searcher::new(Eval, search_options(16, 1))),
             job: None,
             move_overhead: Duration::from_millis(20),
+            multipv: 1,
+            strength: None,
         }
     }
 
@@ -423,6 +460,17 @@ impl<W: Write + Send + 'static> Engine<W> {
         let searcher = self.searcher.take().expect("idle engine owns its searcher");
         let mut limits = request.limits;
         limits.excluded_moves.extend(self.banned.iter().copied());
+        limits.multipv = self.multipv.max(1);
+        let settings = self.strength.map(<Position as Rules>::level_settings);
+        let skill = settings.and_then(|s| s.skill);
+        if let Some(s) = &settings {
+            limits.depth = LevelSettings::cap(limits.depth, s.depth);
+            limits.nodes = LevelSettings::cap(limits.nodes, s.nodes);
+        }
+        if let Some(k) = &skill {
+            limits.multipv = limits.multipv.max(k.multipv);
+        }
+        let shown = self.multipv.max(1) as usize;
         let mut budget = None;
         if let Some(t) = request.movetime {
             let t = t
@@ -463,7 +511,7 @@ impl<W: Write + Send + 'static> Engine<W> {
         let handle = std::thread::spawn(move || {
             let mut searcher = searcher;
             let result = searcher.search(&pos, &limits, &c.stop, |report| {
-                for line in dialect.info_lines(report) {
+                for line in dialect.info_lines(report, shown) {
                     let _ = send(&out, &line);
                 }
                 // After a ponder hit, the clock's soft target applies from the hit.
@@ -478,6 +526,16 @@ impl<W: Write + Send + 'static> Engine<W> {
             while c.hold.load(Ordering::Acquire) && !c.stop.load(Ordering::Acquire) {
                 std::thread::sleep(Duration::from_millis(1));
             }
+            // A limited strength plays the line its skill chooses.
+            let chosen = skill.map_or(0, |k| k.choose(&result.lines, pos.key()));
+            let result = match result.lines.get(chosen) {
+                Some(line) if chosen > 0 => SearchResult {
+                    best_move: line.pv.first().copied(),
+                    ponder_move: line.pv.get(1).copied(),
+                    ..result
+                },
+                _ => result,
+            };
             let _ = send(&out, &dialect.best_move_line(&result));
             c.done.store(true, Ordering::Release);
             searcher

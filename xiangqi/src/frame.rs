@@ -8,9 +8,9 @@ use game_core::search::Searcher;
 use game_core::zobrist::SplitMix64;
 use game_frame::selfplay::{self, Settings, Summary};
 use game_frame::{
-    BoardView, Budget, Click, Decision, Ending, EngineConfig, FrameError, Game, GameSpec, Opening,
-    Piece, Progress, Protocol, Region, River, Rules, Session, Setup, play_moves, search_turn,
-    tuning,
+    BoardView, Budget, Click, Decision, Ending, EngineConfig, FrameError, Game, GameSpec,
+    LevelPick, LevelSettings, Opening, Piece, Progress, Protocol, Region, River, Rules, Session,
+    Setup, play_moves, search_turn, tuning,
 };
 
 use crate::position::{EndReason, Position};
@@ -157,10 +157,12 @@ impl GameSpec for XiangqiSpec {
             Protocol {
                 command: "ucci",
                 serve: serve_ucci,
+                level_line: |l| format!("setoption level {l}"),
             },
             Protocol {
                 command: "uci",
                 serve: serve_uci,
+                level_line: |l| format!("setoption name Level value {l}"),
             },
         ]
     }
@@ -276,6 +278,11 @@ impl Rules for Position {
         progress: &mut dyn FnMut(&Progress<Move>),
     ) -> Decision<Move> {
         search_turn(engine, position, budget, stop, progress)
+    }
+
+    /// Levels: [`LevelSettings::standard`] with a unit of 30, a pawn and a half (a horse is 100).
+    fn level_settings(pick: LevelPick) -> LevelSettings {
+        LevelSettings::standard(pick, 30)
     }
 
     fn game_name(&self) -> &'static str {

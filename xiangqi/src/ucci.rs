@@ -3,8 +3,9 @@
 //! (`shared/docs/xiangqi.md`) after the xqbase UCCI 3.0 specification.
 //!
 //! Commands: `ucci`, `isready`, `setoption <name> [<value>]` (no `name`/`value` keywords:
-//! `hashsize` in MB, `threads`, `usemillisec`, `ponder`, `newgame`; unknown options are
-//! ignored), `position {fen <FEN> | startpos} [moves <ICCS>...]`, `banmoves <ICCS>...`
+//! `hashsize` in MB, `threads`, `usemillisec`, `ponder`, `newgame`, and for a weaker engine
+//! `UCI_LimitStrength true|false` with `UCI_Elo E` (the nearest measured level) or our
+//! `level 1..8`; unknown options are ignored), `position {fen <FEN> | startpos} [moves <ICCS>...]`, `banmoves <ICCS>...`
 //! (cleared by the next `position`), `go [ponder|draw] {depth D | nodes N | infinite |
 //! time T [movestogo M | increment I] [opptime T2 [oppmovestogo M2 | oppincrement I2]]}`
 //! (times in seconds, or milliseconds after `setoption usemillisec true`), `ponderhit [draw]`,
@@ -27,6 +28,7 @@ use crate::engine::{Dialect, Engine, GoRequest, MAX_HASH_MIB, number};
 use game_core::clock::Clock;
 use game_core::protocol::read_lines;
 use game_core::search::MAX_THREADS;
+use game_frame::{LEVEL_ELO, LEVELS, Level, LevelPick};
 
 /// The engine's name in `id name`.
 pub const ENGINE_NAME: &str = concat!("qi xiangqi ", env!("CARGO_PKG_VERSION"));
@@ -43,6 +45,8 @@ pub fn run<R: BufRead, W: Write + Send + 'static>(input: R, output: W) -> io::Re
     let mut session = Session {
         engine: Engine::new(output, Dialect::Ucci),
         millis: false,
+        limit_strength: false,
+        elo_level: Level::FULL,
     };
     read_lines(input, |line| session.handle(line))?;
     session.engine.finish();
@@ -53,6 +57,18 @@ struct Session<W: Write + Send + 'static> {
     engine: Engine<W>,
     /// `usemillisec`: times in milliseconds instead of seconds.
     millis: bool,
+    /// `UCI_LimitStrength`: play at the level of `UCI_Elo`.
+    limit_strength: bool,
+    /// The level nearest the last `UCI_Elo` (the full engine until one is given).
+    elo_level: Level,
+}
+
+/// `level` with a seed from the clock, as a GUI's strength setting reaches the engine.
+fn level_pick(level: Level) -> LevelPick {
+    LevelPick {
+        level,
+        seed: Level::clock_seed(),
+    }
 }
 
 impl<W: Write + Send + 'static> Session<W> {
@@ -104,6 +120,14 @@ impl<W: Write + Send + 'static> Session<W> {
             ),
             format!("option threads type spin min 1 max {MAX_THREADS} default 1"),
             "option newgame type button".to_string(),
+            "option UCI_LimitStrength type check default false".to_string(),
+            format!(
+                "option UCI_Elo type spin min {} max {} default {}",
+                LEVEL_ELO[0],
+                LEVEL_ELO[LEVEL_ELO.len() - 1],
+                LEVEL_ELO[LEVEL_ELO.len() - 1]
+            ),
+            format!("option level type spin min 1 max {LEVELS} default {LEVELS}"),
             "ucciok".to_string(),
         ] {
             self.engine.send(&line)?;
@@ -155,6 +179,36 @@ impl<W: Write + Send + 'static> Session<W> {
                 }
             }
             "newgame" => self.engine.searcher().clear(),
+            "uci_limitstrength" => match flag(value) {
+                Ok(on) => {
+                    self.limit_strength = on;
+                    self.engine.strength = on.then(|| level_pick(self.elo_level));
+                }
+                Err(e) => return self.engine.error(&e),
+            },
+            "uci_elo" => match number::<i32>("UCI_Elo", value) {
+                Ok(e) if (LEVEL_ELO[0]..=LEVEL_ELO[LEVEL_ELO.len() - 1]).contains(&e) => {
+                    self.elo_level = Level::from_elo(e);
+                    if self.limit_strength {
+                        self.engine.strength = Some(level_pick(self.elo_level));
+                    }
+                }
+                Ok(e) => {
+                    return self.engine.error(&format!(
+                        "UCI_Elo {e} is outside {}..{}",
+                        LEVEL_ELO[0],
+                        LEVEL_ELO[LEVEL_ELO.len() - 1]
+                    ));
+                }
+                Err(e) => return self.engine.error(&e),
+            },
+            "level" => match value.map(str::parse::<Level>) {
+                Some(Ok(level)) => {
+                    self.engine.strength = (!level.is_full()).then(|| level_pick(level));
+                }
+                Some(Err(e)) => return self.engine.error(&e.to_string()),
+                None => return self.engine.error("'level' needs a number 1..8"),
+            },
             // Unknown options (batch, debug, usebook, ...) are not an error in UCCI.
             _ => {}
         }

@@ -3,7 +3,8 @@
 //! UCI_Variant value xiangqi` (the convention of cutechess and Fairy-Stockfish).
 //!
 //! Commands: `uci`, `isready`, `ucinewgame`, `setoption name <name> [value <value>]`
-//! (`Hash` MiB, `Threads`, `MultiPV` (1 only), `Ponder`, `Clear Hash`, `Move Overhead` ms,
+//! (`Hash` MiB, `Threads`, `MultiPV` 1..16, `Ponder`, `Clear Hash`, `Move Overhead` ms,
+//! `UCI_LimitStrength` with `UCI_Elo` (the nearest measured level), `Level` 1..8 (ours),
 //! `UCI_Variant`), `position {startpos | fen <FEN>} [moves ...]`, `go [ponder] [wtime ..
 //! btime .. winc .. binc .. movestogo ..] [movetime ..] [depth ..] [nodes ..] [mate ..]
 //! [infinite] [searchmoves ...]` (times in milliseconds; Red is "white"), `stop`,
@@ -20,11 +21,12 @@ use std::time::Duration;
 use game_core::Side;
 use game_core::search::Limits;
 
-use crate::engine::{Dialect, Engine, GoRequest, MAX_HASH_MIB, number};
+use crate::engine::{Dialect, Engine, GoRequest, MAX_HASH_MIB, MAX_MULTIPV, number};
 use crate::ucci::ENGINE_NAME;
 use game_core::clock::Clock;
 use game_core::protocol::read_lines;
 use game_core::search::MAX_THREADS;
+use game_frame::{LEVEL_ELO, LEVELS, Level, LevelPick};
 
 /// Runs a UCI session: reads commands from `input` until `quit` or the end of the input,
 /// writes replies to `output` (each line flushed). Searches run on their own thread while
@@ -41,6 +43,8 @@ pub fn run<R: BufRead, W: Write + Send + 'static>(input: R, output: W) -> io::Re
                 ranks_from_one: false,
             },
         ),
+        limit_strength: false,
+        elo_level: Level::FULL,
     };
     read_lines(input, |line| session.handle(line))?;
     session.engine.finish();
@@ -49,6 +53,18 @@ pub fn run<R: BufRead, W: Write + Send + 'static>(input: R, output: W) -> io::Re
 
 struct Session<W: Write + Send + 'static> {
     engine: Engine<W>,
+    /// `UCI_LimitStrength`: play at the level of `UCI_Elo`.
+    limit_strength: bool,
+    /// The level nearest the last `UCI_Elo` (the full engine until one is given).
+    elo_level: Level,
+}
+
+/// `level` with a seed from the clock, as a GUI's strength setting reaches the engine.
+fn level_pick(level: Level) -> LevelPick {
+    LevelPick {
+        level,
+        seed: Level::clock_seed(),
+    }
 }
 
 impl<W: Write + Send + 'static> Session<W> {
@@ -93,7 +109,15 @@ impl<W: Write + Send + 'static> Session<W> {
             "id author The qi developers".to_string(),
             format!("option name Hash type spin default {hash} min 1 max {MAX_HASH_MIB}"),
             format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"),
-            "option name MultiPV type spin default 1 min 1 max 1".to_string(),
+            format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"),
+            "option name UCI_LimitStrength type check default false".to_string(),
+            format!(
+                "option name UCI_Elo type spin default {} min {} max {}",
+                LEVEL_ELO[LEVEL_ELO.len() - 1],
+                LEVEL_ELO[0],
+                LEVEL_ELO[LEVEL_ELO.len() - 1]
+            ),
+            format!("option name Level type spin default {LEVELS} min 1 max {LEVELS}"),
             "option name Ponder type check default false".to_string(),
             "option name Clear Hash type button".to_string(),
             format!(
@@ -132,13 +156,35 @@ impl<W: Write + Send + 'static> Session<W> {
             "threads" => {
                 spin(1, MAX_THREADS as u64).map(|n| self.engine.searcher().set_threads(n as usize))
             }
-            "multipv" => match value {
-                Some("1") => Ok(()),
+            "multipv" => spin(1, u64::from(MAX_MULTIPV)).map(|n| self.engine.multipv = n as u32),
+            "uci_limitstrength" => match value.map(str::to_ascii_lowercase).as_deref() {
+                Some("true") => {
+                    self.limit_strength = true;
+                    self.engine.strength = Some(level_pick(self.elo_level));
+                    Ok(())
+                }
+                Some("false") => {
+                    self.limit_strength = false;
+                    self.engine.strength = None;
+                    Ok(())
+                }
                 _ => Err(format!(
-                    "MultiPV {} not supported; searching one line",
+                    "option 'UCI_LimitStrength' expects true or false, got '{}'",
                     value.unwrap_or("")
                 )),
             },
+            "uci_elo" => {
+                spin(LEVEL_ELO[0] as u64, LEVEL_ELO[LEVEL_ELO.len() - 1] as u64).map(|e| {
+                    self.elo_level = Level::from_elo(e as i32);
+                    if self.limit_strength {
+                        self.engine.strength = Some(level_pick(self.elo_level));
+                    }
+                })
+            }
+            "level" => spin(1, u64::from(LEVELS)).map(|n| {
+                let level = Level::new(n as u8).unwrap_or(Level::FULL);
+                self.engine.strength = (!level.is_full()).then(|| level_pick(level));
+            }),
             "ponder" => match value {
                 Some("true" | "false") => Ok(()),
                 _ => Err(format!(

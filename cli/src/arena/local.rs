@@ -109,7 +109,7 @@ impl Local {
             depth: self.depth,
             nodes: self.nodes,
             time: Some(time),
-            clock: None,
+            ..Default::default()
         };
         let start = Instant::now();
         let stop = AtomicBool::new(false);

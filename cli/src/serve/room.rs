@@ -397,7 +397,7 @@ impl Room {
             depth: self.depth,
             time: Some(self.movetime),
             nodes: None,
-            clock: None,
+            ..Default::default()
         }
     }
 

@@ -27,6 +27,11 @@ pub struct Limits<M> {
     /// else [`MAX_DEPTH`](super::MAX_DEPTH)) by a multiple of the step: a game of two-stone
     /// turns sets 2 so that every horizon falls at the start of a turn (connect6).
     pub depth_step: u32,
+    /// Principal variations to search (UCI `MultiPV`): each iteration searches the best
+    /// root move, then the best of the others, and so on, each with its own score and line
+    /// ([`SearchResult::lines`](super::SearchResult::lines)). 0 and 1: one. Helper threads
+    /// (Lazy SMP) search one line.
+    pub multipv: u32,
 }
 
 impl<M> Default for Limits<M> {
@@ -39,6 +44,7 @@ impl<M> Default for Limits<M> {
             root_moves: Vec::new(),
             excluded_moves: Vec::new(),
             depth_step: 1,
+            multipv: 1,
         }
     }
 }

@@ -33,7 +33,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 pub use limits::Limits;
-pub use report::{Report, SearchResult};
+pub use report::{PvLine, Report, SearchResult};
 pub use tt::{Bound, TranspositionTable, TtEntry};
 
 use ordering::Heuristics;
@@ -361,6 +361,7 @@ impl<P: Position, E: Evaluate<P>> Searcher<P, E> {
                 nodes: 0,
                 time_ms: elapsed_ms(start),
                 pv: Vec::new(),
+                lines: Vec::new(),
                 outcome,
             };
         }
@@ -427,12 +428,13 @@ impl<P: Position, E: Evaluate<P>> Searcher<P, E> {
                 on_report(&Report {
                     depth: it.depth,
                     seldepth: it.seldepth,
-                    score: it.score,
+                    score: it.lines[0].score,
                     nodes,
                     nps: nodes * 1000 / time_ms.max(1),
                     time_ms,
                     hashfull: shared.tt.hashfull(),
-                    pv: it.pv.clone(),
+                    pv: it.lines[0].pv.clone(),
+                    lines: it.lines.clone(),
                 });
             });
             main.flush_nodes();
@@ -455,12 +457,103 @@ fn elapsed_ms(start: Instant) -> u64 {
     start.elapsed().as_millis() as u64
 }
 
-/// The result of one completed iteration.
+/// The result of one completed iteration: its principal variations, best first.
 struct Iteration<M> {
     depth: u32,
     seldepth: u32,
+    lines: Vec<PvLine<M>>,
+}
+
+/// One root search at `depth` with aspiration windows around `previous` (the last
+/// iteration's score for this line) from depth 4 on, widening on a fail; a full window
+/// otherwise. The score is meaningless when the worker aborted.
+fn aspiration_search<P: Position, E: Evaluate<P>>(
+    worker: &mut Worker<'_, P, E>,
+    depth: u32,
+    previous: Option<Score>,
+    options: &SearchOptions,
+) -> Score {
+    match previous {
+        Some(prev) if options.aspiration_windows && depth >= 4 && !is_mate_score(prev) => {
+            let mut delta = 25;
+            let (mut alpha, mut beta) = (prev - delta, prev + delta);
+            loop {
+                let score = worker.search_root(depth as i32, alpha, beta);
+                if worker.aborted {
+                    return score;
+                }
+                if score <= alpha {
+                    beta = (alpha + beta) / 2;
+                    alpha = (score - delta).max(-INFINITY);
+                } else if score >= beta {
+                    beta = (score + delta).min(INFINITY);
+                } else {
+                    return score;
+                }
+                delta *= 2;
+                if delta > 1000 {
+                    alpha = -INFINITY;
+                    beta = INFINITY;
+                }
+            }
+        }
+        _ => worker.search_root(depth as i32, -INFINITY, INFINITY),
+    }
+}
+
+/// The principal variation the worker's last root search found (its first root move when
+/// the search found none, as after a fail-low).
+fn root_line<P: Position, E: Evaluate<P>>(
+    worker: &Worker<'_, P, E>,
     score: Score,
-    pv: Vec<M>,
+) -> PvLine<P::Move> {
+    let mut pv = worker.root_pv().to_vec();
+    if pv.is_empty() {
+        pv.push(worker.root_moves[0]);
+    }
+    PvLine { score, pv }
+}
+
+/// Searches the `count` best root moves at `depth` one after the other, each root search
+/// without the moves of the lines before it (Stockfish's MultiPV). Returns the lines best
+/// first, or `None` when the worker aborted before the iteration was complete. The worker's
+/// root moves are left in the lines' order, the rest after them.
+fn multipv_iteration<P: Position, E: Evaluate<P>>(
+    worker: &mut Worker<'_, P, E>,
+    depth: u32,
+    count: usize,
+    previous: Option<&[PvLine<P::Move>]>,
+    options: &SearchOptions,
+) -> Option<Vec<PvLine<P::Move>>> {
+    let all = worker.root_moves.clone();
+    let count = count.min(all.len());
+    let mut lines: Vec<PvLine<P::Move>> = Vec::with_capacity(count);
+    for index in 0..count {
+        worker.root_moves = all
+            .iter()
+            .copied()
+            .filter(|m| lines.iter().all(|l| l.pv[0] != *m))
+            .collect();
+        // Only the first line is the position's true best: the others must not be stored
+        // as the root's table entry.
+        worker.store_root = index == 0;
+        let prev = previous.and_then(|p| p.get(index)).map(|l| l.score);
+        let score = aspiration_search(worker, depth, prev, options);
+        if worker.aborted {
+            worker.store_root = true;
+            worker.root_moves = all;
+            return None;
+        }
+        lines.push(root_line(worker, score));
+    }
+    worker.store_root = true;
+    // Later lines can score above earlier ones (search instability): best first.
+    lines.sort_by_key(|l| std::cmp::Reverse(l.score));
+    let mut order: Vec<P::Move> = lines.iter().map(|l| l.pv[0]).collect();
+    let rest: Vec<P::Move> = all.into_iter().filter(|m| !order.contains(m)).collect();
+    order.extend(rest);
+    worker.root_moves = order;
+    Some(lines)
 }
 
 /// Iterative deepening with aspiration windows. `on_iteration` sees every completed
@@ -480,68 +573,54 @@ where
 {
     let start = worker.start();
     let mut completed: Option<Iteration<P::Move>> = None;
+    let multipv = if worker.is_main {
+        (limits.multipv.max(1) as usize).min(worker.root_moves.len())
+    } else {
+        1
+    };
     // The first iteration: `first_offset` past the shallowest depth that differs from
     // the deepest by a multiple of the step.
     let step = limits.depth_step.max(1);
     let mut depth = (max_depth - first_offset - 1) % step + 1 + first_offset;
     while depth <= max_depth {
-        let previous = completed.as_ref().map(|it| it.score);
-        let score = match previous {
-            Some(prev) if options.aspiration_windows && depth >= 4 && !is_mate_score(prev) => {
-                let mut delta = 25;
-                let (mut alpha, mut beta) = (prev - delta, prev + delta);
-                loop {
-                    let score = worker.search_root(depth as i32, alpha, beta);
-                    if worker.aborted {
-                        break score;
-                    }
-                    if score <= alpha {
-                        beta = (alpha + beta) / 2;
-                        alpha = (score - delta).max(-INFINITY);
-                    } else if score >= beta {
-                        beta = (score + delta).min(INFINITY);
-                    } else {
-                        break score;
-                    }
-                    delta *= 2;
-                    if delta > 1000 {
-                        alpha = -INFINITY;
-                        beta = INFINITY;
-                    }
-                }
-            }
-            _ => worker.search_root(depth as i32, -INFINITY, INFINITY),
+        let lines = if multipv > 1 {
+            let previous = completed.as_ref().map(|it| it.lines.as_slice());
+            multipv_iteration(worker, depth, multipv, previous, options)
+        } else {
+            let previous = completed.as_ref().map(|it| it.lines[0].score);
+            let score = aspiration_search(worker, depth, previous, options);
+            (!worker.aborted).then(|| vec![root_line(worker, score)])
         };
-        if worker.aborted {
+        let Some(lines) = lines else {
             // A root move searched in full in the unfinished iteration that beat the previous
             // best is the better move: its score came from a deeper search.
             if let Some(it) = completed.as_mut() {
                 let partial = worker.root_pv();
-                if !partial.is_empty() && partial[0] != it.pv[0] {
-                    it.pv = partial.to_vec();
+                if multipv == 1 && !partial.is_empty() && partial[0] != it.lines[0].pv[0] {
+                    it.lines[0].pv = partial.to_vec();
                 }
             }
             break;
-        }
-        let mut pv = worker.root_pv().to_vec();
-        if pv.is_empty() {
-            pv.push(worker.root_moves[0]);
-        }
+        };
+        let score = lines[0].score;
         let iteration = Iteration {
             depth,
             seldepth: worker.seldepth,
-            score,
-            pv,
+            lines,
         };
         on_iteration(worker, &iteration);
         completed = Some(iteration);
 
-        // A forced result proven within the horizon cannot change with more depth.
-        let mate_found = is_mate_score(score) && (crate::score::MATE - score.abs()) as u32 <= depth;
+        // A forced result proven within the horizon cannot change with more depth (for
+        // MultiPV only once every line's result is proven).
+        let proven = |s: Score| is_mate_score(s) && (crate::score::MATE - s.abs()) as u32 <= depth;
+        let mate_found = completed
+            .as_ref()
+            .is_some_and(|it| it.lines.iter().all(|l| proven(l.score)));
         let elapsed = start.elapsed();
         let soft_spent = limits.soft_time.is_some_and(|soft| elapsed >= soft / 2);
         let only_move = worker.root_moves.len() == 1 && limits.soft_time.is_some();
-        if mate_found || soft_spent || only_move {
+        if (mate_found && proven(score)) || soft_spent || only_move {
             break;
         }
         depth += step;
@@ -550,14 +629,15 @@ where
     let nodes = worker.nodes();
     match completed {
         Some(it) => SearchResult {
-            best_move: it.pv.first().copied(),
-            ponder_move: it.pv.get(1).copied(),
-            score: it.score,
+            best_move: it.lines[0].pv.first().copied(),
+            ponder_move: it.lines[0].pv.get(1).copied(),
+            score: it.lines[0].score,
             depth: it.depth,
             seldepth,
             nodes,
             time_ms: 0,
-            pv: it.pv,
+            pv: it.lines[0].pv.clone(),
+            lines: it.lines,
             outcome: None,
         },
         None => SearchResult {
@@ -569,6 +649,10 @@ where
             nodes,
             time_ms: 0,
             pv: vec![worker.root_moves[0]],
+            lines: vec![PvLine {
+                score: 0,
+                pv: vec![worker.root_moves[0]],
+            }],
             outcome: None,
         },
     }

@@ -2,6 +2,23 @@
 
 use crate::{Outcome, Score, ScoreView};
 
+/// One principal variation of a MultiPV search: a root move's score and its line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PvLine<M> {
+    /// The score from the side to move's view (centi-units or a mate score).
+    pub score: Score,
+    /// The line, starting with its root move.
+    pub pv: Vec<M>,
+}
+
+impl<M> PvLine<M> {
+    /// The score classified as centi-units or a mate distance in plies.
+    #[must_use]
+    pub fn score_view(&self) -> ScoreView {
+        ScoreView::from_score(self.score)
+    }
+}
+
 /// Progress after a completed iteration: exactly what a UCI `info` line carries.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Report<M> {
@@ -21,6 +38,9 @@ pub struct Report<M> {
     pub hashfull: u32,
     /// The principal variation, starting with the best move.
     pub pv: Vec<M>,
+    /// Every principal variation of a MultiPV search, best first (`lines[0]` is `score` and
+    /// `pv`); one line otherwise.
+    pub lines: Vec<PvLine<M>>,
 }
 
 impl<M> Report<M> {
@@ -51,6 +71,10 @@ pub struct SearchResult<M> {
     pub time_ms: u64,
     /// The principal variation of the last completed iteration.
     pub pv: Vec<M>,
+    /// The last completed iteration's principal variations, best first, distinct root
+    /// moves (as many as [`Limits::multipv`](super::Limits::multipv) asked and the position
+    /// has; `lines[0]` is `score` and `pv`). Empty when no move was searched.
+    pub lines: Vec<PvLine<M>>,
     /// The root position's outcome when the game is already over there.
     pub outcome: Option<Outcome>,
 }

@@ -129,7 +129,10 @@ pub(crate) struct Worker<'a, P: Position, E> {
     unflushed: u64,
     pub seldepth: u32,
     pub aborted: bool,
-    is_main: bool,
+    pub is_main: bool,
+    /// Whether a root search stores its result as the root's table entry (not for the
+    /// second and later lines of a MultiPV iteration, which leave the best move out).
+    pub store_root: bool,
     /// Late-move pruning's kept move count by depth (`Pruning::lmp_*`).
     lmp_counts: [usize; 64],
     /// Per ply: the code of the move a singular-extension test search leaves out.
@@ -166,6 +169,7 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
             seldepth: 0,
             aborted: false,
             is_main,
+            store_root: true,
             lmp_counts: lmp_counts(&options.pruning),
             excluded: vec![None; MAX_PLY + 1],
             same_side: vec![false; MAX_PLY + 1],
@@ -330,7 +334,7 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
         }
         // Best move first for the next iteration, the others keep their order.
         self.root_moves[..=best_index].rotate_right(1);
-        if self.options.transposition_table {
+        if self.options.transposition_table && self.store_root {
             let bound = if best >= beta {
                 Bound::Lower
             } else {
