@@ -226,12 +226,16 @@ pub fn play(
     let mut err = anstream::stderr().lock();
     writeln!(
         out,
-        "qi plays {}: {} is {}, {} is {}{}. Type 'help' for commands.",
+        "qi plays {}: {} is {}, {} is {}{}{}. Type 'help' for commands.",
         game.name(),
         game.side_name(Side::First),
         players[0].name(),
         game.side_name(Side::Second),
         players[1].name(),
+        engine
+            .level
+            .filter(|l| !l.is_full())
+            .map_or(String::new(), |l| format!(", the engine at level {l} of 8")),
         clock.map_or(String::new(), |tc| format!(", on a {tc} clock")),
     )?;
     play::run(game.as_mut(), &play_config, &mut input, &mut out, &mut err)?;

@@ -17,6 +17,16 @@ use thiserror::Error;
 /// The number of levels; the top level is the full engine.
 pub const LEVELS: u8 = 8;
 
+/// The deepest iteration of levels 1 to 7 (plies; connect6 counts turns its own way).
+pub const LEVEL_DEPTH: [u32; LEVELS as usize - 1] = [1, 1, 2, 3, 4, 5, 6];
+
+/// The most nodes of levels 1 to 7.
+pub const LEVEL_NODES: [u64; LEVELS as usize - 1] =
+    [1_000, 2_000, 8_000, 32_000, 128_000, 512_000, 2_000_000];
+
+/// The weakness of the choice among lines of levels 1 to 7 (0..=[`MAX_WEAKNESS`]).
+pub const LEVEL_WEAKNESS: [i32; LEVELS as usize - 1] = [MAX_WEAKNESS, 60, 100, 85, 70, 50, 30];
+
 /// A strength level, 1..=[`LEVELS`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Level(u8);
@@ -54,14 +64,14 @@ impl Level {
         self.0 == LEVELS
     }
 
-    /// The weakness of the choice among lines at this level: [`MAX_WEAKNESS`] at level 1,
-    /// 16 less a level, 0 at the top.
+    /// The weakness of the choice among lines at this level ([`LEVEL_WEAKNESS`]; 0 at the
+    /// top).
     #[must_use]
     pub fn weakness(self) -> i32 {
         if self.is_full() {
             0
         } else {
-            MAX_WEAKNESS - 16 * i32::from(self.0 - 1)
+            LEVEL_WEAKNESS[usize::from(self.0 - 1)]
         }
     }
 }
@@ -150,26 +160,29 @@ impl LevelSettings {
     };
 
     /// The settings most games share, for a game whose evaluation `unit` is its "pawn" (the
-    /// largest random push, see [`Skill::unit`]): level `n` below the top searches at most
-    /// `n` plies and `1000 * 4^(n-1)` nodes (1k to 4M), chooses among 4 lines with
-    /// [`Level::weakness`], and runs the threat searches from level 5 on.
+    /// largest random push, see [`Skill::unit`]): levels 1 to 7 search at most
+    /// [`LEVEL_DEPTH`] plies and [`LEVEL_NODES`] nodes, choose among 4 lines with
+    /// [`LEVEL_WEAKNESS`], and run the threat searches from level 5 on. Depth dominates at
+    /// the bottom (xiangqi at depths 1, 2, 3 and 4 one level apart: more than 500, 300 and
+    /// 300 Elo a step; the weaker choice closes part of the gaps, see
+    /// docs/strength-levels.md).
     #[must_use]
     pub fn standard(pick: LevelPick, unit: Score) -> LevelSettings {
         let level = pick.level;
         if level.is_full() {
             return LevelSettings::FULL;
         }
-        let n = u32::from(level.get());
+        let i = usize::from(level.get() - 1);
         LevelSettings {
-            depth: Some(n),
-            nodes: Some(1000 << (2 * (n - 1))),
+            depth: Some(LEVEL_DEPTH[i]),
+            nodes: Some(LEVEL_NODES[i]),
             skill: Some(Skill {
                 multipv: 4,
                 weakness: level.weakness(),
                 unit,
                 seed: pick.seed,
             }),
-            threat_search: n >= 5,
+            threat_search: level.get() >= 5,
         }
     }
 
@@ -208,9 +221,12 @@ mod tests {
         assert_eq!(one.skill.unwrap().weakness, MAX_WEAKNESS);
         assert!(!one.threat_search);
         let seven = LevelSettings::standard(pick(7), 100);
-        assert_eq!((seven.depth, seven.nodes), (Some(7), Some(4_096_000)));
-        assert_eq!(seven.skill.unwrap().weakness, 24);
+        assert_eq!((seven.depth, seven.nodes), (Some(6), Some(2_000_000)));
+        assert_eq!(seven.skill.unwrap().weakness, 30);
         assert!(seven.threat_search);
+        // Stronger a level: never shallower, never fewer nodes.
+        assert!(LEVEL_DEPTH.windows(2).all(|w| w[0] <= w[1]));
+        assert!(LEVEL_NODES.windows(2).all(|w| w[0] < w[1]));
         assert_eq!(LevelSettings::cap(Some(5), Some(3)), Some(3));
         assert_eq!(LevelSettings::cap(None, Some(3)), Some(3));
         assert_eq!(LevelSettings::cap(Some(5), None::<u32>), Some(5));
