@@ -471,6 +471,7 @@ async fn two_browsers_on_one_game_see_each_others_moves() {
     start_game(&a, &served, "connect4", ["human", "human"], "").await;
     // The creator's page offers an invitation to the second seat; the friend opens it.
     until(&a, "!document.getElementById('invite-box').hidden").await;
+    screenshot(&a, "invitation").await;
     let url = js(&a, "document.getElementById('invite').href").await;
     b.goto(url.as_str().expect("an invitation link"))
         .await
@@ -548,6 +549,7 @@ async fn a_watchers_clicks_do_nothing() {
         "document.getElementById('message').textContent.includes('You are watching')",
     )
     .await;
+    screenshot(&watcher, "watcher").await;
     for button in ["undo", "resign", "hint", "stop"] {
         assert_eq!(
             js(

@@ -5,7 +5,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 use game_core::{Outcome, Side};
 use game_frame::{Budget, Ending, EngineConfig, Game, GameSpec, Info, Setup};
@@ -91,6 +91,8 @@ struct Status {
     over: bool,
     /// Bumped on every change of the game.
     version: u64,
+    /// The server's clock at the last change of the game (a move, an undo, a resignation).
+    changed_at: SystemTime,
     search: Option<Search>,
     resigned: Option<Ending>,
     /// The last change of the game: a move, an undo, a resignation, a search's start or end,
@@ -268,6 +270,7 @@ impl Room {
             turns: Vec::new(),
             over: false,
             version: 0,
+            changed_at: SystemTime::now(),
             search: None,
             resigned: None,
             touched: Instant::now(),
@@ -305,15 +308,17 @@ impl Room {
         st.over = st.resigned.is_some() || game.ending().is_some();
         st.version += 1;
         st.touched = Instant::now();
+        st.changed_at = SystemTime::now();
     }
 
     /// The whole state as the API gives it: the game's part plus `id`, `version`, `seats`,
     /// `movetime_ms`, `depth`, `thinking` (an engine turn or a hint is being searched),
     /// `watchers` (pages following the game), `invitation` (`open`, `claimed`, or `null` when
     /// fewer than two people play), `drops_in_s` (whole seconds until the server drops the
-    /// game unless it changes; a search running holds it) and `engine_table_mib` (the
-    /// engine's transposition table now: 1 until its first search, then the server's size
-    /// while the game goes on). No key is ever part of it.
+    /// game unless it changes; a search running holds it), `changed_at_ms` (the server's
+    /// clock at the last move, undo or resignation, in milliseconds since the Unix epoch) and
+    /// `engine_table_mib` (the engine's transposition table now: 1 until its first search,
+    /// then the server's size while the game goes on). No key is ever part of it.
     fn state_of(&self, st: &Status) -> Value {
         let mut m = st.state.clone();
         m.insert("id".into(), json!(self.id));
@@ -337,6 +342,11 @@ impl Room {
         m.insert("invitation".into(), invitation);
         let left = self.idle_limit.saturating_sub(st.touched.elapsed());
         m.insert("drops_in_s".into(), json!(left.as_secs_f64().ceil() as u64));
+        let at = st
+            .changed_at
+            .duration_since(SystemTime::UNIX_EPOCH)
+            .unwrap_or_default();
+        m.insert("changed_at_ms".into(), json!(at.as_millis() as u64));
         let mib = if self.full_table.load(Ordering::Relaxed) {
             self.tables.hash_mib
         } else {
