@@ -577,6 +577,23 @@ fn an_engine_game_plays_on_without_a_page() {
     let played = s.wait_state(&id(&game), |st| st["moves"].as_array().unwrap().len() >= 6);
     assert_eq!(played["watchers"], json!(0));
     assert_eq!(played["engine_table_mib"], json!(16));
+    // Nobody resigns an engines' game, and the refusal does not stop the engine thinking.
+    let slow =
+        s.create(&json!({"game": "gomoku", "players": ["engine", "engine"], "movetime_ms": 60000}));
+    let g = id(&slow);
+    s.wait_state(&g, |st| st["thinking"] == json!(true));
+    let (status, answer) = s.as_seat(&g, 0, "resign", &json!(null));
+    assert_eq!(status, 409, "{answer}");
+    assert!(reason(&answer).contains("only engines"), "{answer}");
+    let still = s.get(&format!("/api/games/{g}")).1;
+    assert_eq!(
+        (still["thinking"].clone(), still["moves"].clone()),
+        (json!(true), json!([]))
+    );
+    // Its creator may make it move now.
+    let (status, _) = s.as_seat(&g, 0, "stop", &json!(null));
+    assert_eq!(status, 200);
+    s.wait_state(&g, |st| !st["moves"].as_array().unwrap().is_empty());
 }
 
 #[test]

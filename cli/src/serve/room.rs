@@ -722,22 +722,31 @@ impl Room {
         Ok(self.state_of(&st))
     }
 
-    /// Checks that `key` is a seat's key, so that it may resign (before the engine is
-    /// stopped for it).
+    /// Checks, before the engine is stopped for it, that `key` may resign now: it is a seat's
+    /// key, a person plays here and the game is not over.
     ///
     /// # Errors
-    /// [`Refusal::Forbidden`] otherwise.
+    /// [`Refusal::Forbidden`] without a seat's key, [`Refusal::Conflict`] when the game is
+    /// over or only engines play.
     pub fn may_resign(&self, key: Option<&str>) -> Result<(), Refusal> {
         let st = lock(&self.status);
-        match Self::side_of(&st, key) {
-            Some(_) => Ok(()),
-            None => Err(Self::not_yours(
+        if Self::side_of(&st, key).is_none() {
+            return Err(Self::not_yours(
                 &st,
                 "resigning",
                 &[Side::First, Side::Second],
                 None,
-            )),
+            ));
         }
+        if st.over {
+            return Err(Refusal::Conflict("the game is already over".into()));
+        }
+        if !self.seats.contains(&Seat::Human) {
+            return Err(Refusal::Conflict(
+                "only engines play this game: nobody can resign".into(),
+            ));
+        }
+        Ok(())
     }
 
     /// The side of `key` resigns when a person plays it; the key of an engine's seat (its
