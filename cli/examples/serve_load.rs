@@ -16,6 +16,9 @@
 //!
 //! - moves/s: every move played (the person's and the engine's) per second of the run;
 //! - accept p50/p99: a person's `POST /move` from sending to its 200;
+//! - reply p50/p99: from sending a person's move to the engine's reply arriving on the
+//!   person's stream: the engine's thinking (at most `--movetime-ms`, less when the move is
+//!   forced) plus its wait for a free search (`--searches`);
 //! - watchers p50/p99: for each engine move, the time from the server's change of the game
 //!   (the state's `changed_at_ms`, same machine, same clock) until the last of the game's
 //!   watchers has the state with that move;
@@ -84,6 +87,9 @@ impl Drop for Started {
 struct Tally {
     /// Seconds from sending a person's move to its 200.
     accept: Vec<f64>,
+    /// Seconds from sending a person's move to the engine's reply on the person's stream
+    /// (the engine's thinking plus its wait for a free search).
+    reply: Vec<f64>,
     /// (game, version) of an engine move → each watcher's delay in seconds.
     seen: HashMap<(usize, u64), Vec<f64>>,
     /// Requests not answered 2xx, replies that never came, streams that broke.
@@ -232,6 +238,8 @@ fn play(
     let mut resigning = false;
     let mut errors = Vec::new();
     let mut accept = Vec::new();
+    let mut reply = Vec::new();
+    let mut waiting: Option<Instant> = None;
     let mut engine_moves = 0;
     let mut last_len = 0;
     let action = |path: &str, body: &Value, errors: &mut Vec<String>| -> Option<Value> {
@@ -258,6 +266,9 @@ fn play(
         let n = s["moves"].as_array().map_or(0, Vec::len);
         if n > last_len && s["moves"][n - 1]["side"] == json!(1) {
             engine_moves += 1;
+            if let Some(sent) = waiting.take() {
+                reply.push(sent.elapsed().as_secs_f64());
+            }
         }
         last_len = n;
         if version <= acted || s["thinking"] == json!(true) {
@@ -290,6 +301,7 @@ fn play(
         let sent = Instant::now();
         if let Some(st) = action("move", &json!({ "move": mv }), &mut errors) {
             accept.push(sent.elapsed().as_secs_f64());
+            waiting = Some(sent);
             played += 1;
             // The move's own event is this version: the next to act on is the engine's.
             acted = st["version"].as_u64().unwrap_or(acted);
@@ -306,6 +318,7 @@ fn play(
     }
     t.errors.extend(errors);
     t.accept.extend(accept);
+    t.reply.extend(reply);
     t.moves += played + engine_moves;
 }
 
@@ -449,17 +462,20 @@ fn main() {
     all.sort_by(f64::total_cmp);
     let mut accept = t.accept.clone();
     accept.sort_by(f64::total_cmp);
+    let mut reply = t.reply.clone();
+    reply.sort_by(f64::total_cmp);
     let peak = peak_kib(pid).map_or("?".into(), |k| format!("{:.0} MiB", k as f64 / 1024.0));
     for e in t.errors.iter().take(10) {
         eprintln!("error: {e}");
     }
     println!(
         "| games | watchers | moves | seconds | moves/s | accept p50 | accept p99 | \
-         watchers p50 | watchers p99 | errors | server peak |"
+         reply p50 | reply p99 | watchers p50 | watchers p99 | errors | server peak |"
     );
-    println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     println!(
-        "| {} | {} | {} | {:.1} | {:.1} | {:.1} ms | {:.1} ms | {:.1} ms | {:.1} ms | {} | {} |",
+        "| {} | {} | {} | {:.1} | {:.1} | {:.1} ms | {:.1} ms | {:.0} ms | {:.0} ms | {:.1} ms \
+         | {:.1} ms | {} | {} |",
         o.games,
         o.games * o.watchers,
         t.moves,
@@ -467,6 +483,8 @@ fn main() {
         t.moves as f64 / seconds,
         quantile(&accept, 0.5),
         quantile(&accept, 0.99),
+        quantile(&reply, 0.5),
+        quantile(&reply, 0.99),
         quantile(&all, 0.5),
         quantile(&all, 0.99),
         t.errors.len(),
