@@ -383,16 +383,20 @@ impl Room {
             .unwrap_or("this side")
     }
 
-    /// Refuses `what` (for `need`'s seat) to a request whose key is `held`'s (or none).
-    fn not_yours(st: &Status, what: &str, need: &[Side], held: Option<Side>) -> Refusal {
+    /// Refuses `what` (for `need`'s seat) to a request presenting `key` (or none).
+    fn not_yours(st: &Status, what: &str, need: &[Side], key: Option<&str>) -> Refusal {
         let names: Vec<&str> = need.iter().map(|&s| Self::side_name(st, s)).collect();
         let need = names.join(" or ");
-        Refusal::Forbidden(match held {
-            None => format!(
+        Refusal::Forbidden(match (key, Self::side_of(st, key)) {
+            (None, _) => format!(
                 "{what} needs the key of {need}'s seat and this request has none: a watch link \
                  is read-only (a player's page sends its seat's key)"
             ),
-            Some(side) => format!(
+            (Some(_), None) => format!(
+                "{what} needs the key of {need}'s seat; this key is no seat's in this game (the \
+                 creator's key to the second seat stops working once a friend claims it)"
+            ),
+            (Some(_), Some(side)) => format!(
                 "{what} needs the key of {need}'s seat; this key is {}'s",
                 Self::side_name(st, side)
             ),
@@ -405,7 +409,7 @@ impl Room {
         if held == Some(st.to_move) {
             Ok(())
         } else {
-            Err(Self::not_yours(st, what, &[st.to_move], held))
+            Err(Self::not_yours(st, what, &[st.to_move], key))
         }
     }
 
@@ -673,7 +677,7 @@ impl Room {
             } else {
                 &taken[..1]
             };
-            return Err(Self::not_yours(st, "undo", need, held));
+            return Err(Self::not_yours(st, "undo", need, key));
         }
         if taken.is_empty() {
             return Err(Refusal::Conflict("there is no move to take back".into()));
@@ -683,7 +687,7 @@ impl Room {
                 st,
                 "taking back this turn",
                 &taken[..1],
-                held,
+                key,
             ));
         }
         Ok(())
@@ -735,7 +739,7 @@ impl Room {
                 &st,
                 "resigning",
                 &[Side::First, Side::Second],
-                None,
+                key,
             ));
         }
         if st.over {
@@ -763,7 +767,7 @@ impl Room {
                 &st,
                 "resigning",
                 &[Side::First, Side::Second],
-                None,
+                key,
             ));
         };
         if st.search.is_some() {
