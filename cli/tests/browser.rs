@@ -2,7 +2,8 @@
 //! installed by `.ci/run`). A person's clicks on the SVG board: a gomoku game won against a
 //! depth-1 engine, a renju forbidden point shown and refused, a connect6 two-stone turn,
 //! xiangqi click-click moves with a refused one and a capture, undo, a record downloaded and
-//! loaded back, and two browsers on one game URL seeing each other's moves.
+//! loaded back, a friend taking the second seat through the invitation link and both seeing
+//! each other's moves, and a watcher whose clicks do nothing.
 //!
 //! Without Chromium and chromedriver each test says on stderr that it was not run and passes,
 //! so that `cargo test --workspace` passes on a machine with only the Rust toolchain; with
@@ -468,11 +469,35 @@ async fn two_browsers_on_one_game_see_each_others_moves() {
     let a = driver.browser().await;
     let b = driver.browser().await;
     start_game(&a, &served, "connect4", ["human", "human"], "").await;
-    let url = js(&a, "document.getElementById('share').href").await;
-    b.goto(url.as_str().expect("a share link")).await.unwrap();
+    // The creator's page offers an invitation to the second seat; the friend opens it.
+    until(&a, "!document.getElementById('invite-box').hidden").await;
+    screenshot(&a, "invitation").await;
+    let url = js(&a, "document.getElementById('invite').href").await;
+    b.goto(url.as_str().expect("an invitation link"))
+        .await
+        .unwrap();
     until(&b, "!!document.querySelector('#board svg')").await;
+    until(
+        &b,
+        "document.getElementById('status').textContent.includes('you play')",
+    )
+    .await;
+    // The invitation is used: the friend's address bar keeps the plain game link, and the
+    // creator's page no longer offers it.
+    assert_eq!(
+        js(&b, "location.search.includes('invite')").await,
+        json!(false)
+    );
+    until(&a, "document.getElementById('invite-box').hidden").await;
     click_cell(&a, "43").await; // any cell of file 4 drops a stone into it
     until(&b, "document.querySelectorAll('[data-stone]').length === 1").await;
+    // The creator cannot move for the friend any more.
+    click_cell(&a, "36").await;
+    until(
+        &a,
+        "document.getElementById('message').textContent.includes('the other player moves')",
+    )
+    .await;
     click_cell(&b, "36").await;
     until(&a, "document.querySelectorAll('[data-stone]').length === 2").await;
     let state = page_state(&a, &served).await;
@@ -483,8 +508,74 @@ async fn two_browsers_on_one_game_see_each_others_moves() {
             {"side": 1, "text": "3", "notations": {}},
         ])
     );
+    assert_eq!(state["invitation"], json!("claimed"));
     assert!(state["watchers"].as_u64().unwrap() >= 2, "{state}");
     screenshot(&a, "connect4").await;
     a.close().await.unwrap();
     b.close().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_watchers_clicks_do_nothing() {
+    let Some(driver) = Driver::start("a_watchers_clicks_do_nothing") else {
+        return;
+    };
+    let served = Served::start();
+    let player = driver.browser().await;
+    let watcher = driver.browser().await;
+    // The start screen shows the server's limits.
+    player.goto(&served.url).await.expect("the page loads");
+    until(
+        &player,
+        "document.getElementById('limits').textContent.includes('at most 64 games open')",
+    )
+    .await;
+    start_game(&player, &served, "gomoku", ["human", "human"], "h8").await;
+    let url = js(&player, "document.getElementById('share').href").await;
+    watcher
+        .goto(url.as_str().expect("a watch link"))
+        .await
+        .unwrap();
+    until(&watcher, "!!document.querySelector('#board svg')").await;
+    until(
+        &watcher,
+        "document.getElementById('status').textContent.includes('you are watching')",
+    )
+    .await;
+    let before = page_state(&watcher, &served).await;
+    click_cell(&watcher, "i9").await;
+    until(
+        &watcher,
+        "document.getElementById('message').textContent.includes('You are watching')",
+    )
+    .await;
+    screenshot(&watcher, "watcher").await;
+    for button in ["undo", "resign", "hint", "stop"] {
+        assert_eq!(
+            js(
+                &watcher,
+                &format!("document.getElementById('{button}').disabled")
+            )
+            .await,
+            json!(true),
+            "{button}"
+        );
+    }
+    // Not even a request sent by hand moves without a key.
+    let refused = js(
+        &watcher,
+        "fetch(`/api/games/${new URLSearchParams(location.search).get('game')}/move`, \
+         {method: 'POST', headers: {'Content-Type': 'application/json'}, body: '{\"move\": \"i9\"}'}) \
+         .then((r) => r.status)",
+    )
+    .await;
+    assert_eq!(refused, json!(403));
+    let after = page_state(&watcher, &served).await;
+    assert_eq!(after["version"], before["version"]);
+    assert_eq!(after["moves"], before["moves"]);
+    // The player's click is a move, and the watcher sees it.
+    click_cell(&player, "i9").await;
+    until(&watcher, "!!document.querySelector('[data-stone=\"i9\"]')").await;
+    player.close().await.unwrap();
+    watcher.close().await.unwrap();
 }

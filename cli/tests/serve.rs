@@ -139,8 +139,9 @@ fn bad_requests_get_a_reason_and_change_nothing() {
         (json!({"move": "z99"}), 400, "z99"),
         (json!({"move": ""}), 400, ""),
         (json!({"mv": "h9"}), 422, "unknown field `mv`"),
+        (json!({"move": 5}), 422, "invalid type"),
     ] {
-        let (status, answer) = s.post(&format!("/api/games/{g}/move"), &body);
+        let (status, answer) = s.as_seat(&g, 1, "move", &body);
         assert_eq!(status, code, "{body}: {answer}");
         assert!(
             answer["error"].as_str().unwrap().contains(words),
@@ -167,25 +168,16 @@ fn renju_forbidden_point_is_marked_and_refused() {
         game["board"]["hint_meaning"],
         json!("forbidden for Black under renju")
     );
-    let (status, answer) = s.post(
-        &format!("/api/games/{}/move", id(&game)),
-        &json!({"move": "i8"}),
-    );
+    let (status, answer) = s.play(&id(&game), "i8");
     assert_eq!(status, 400);
     assert!(
         answer["error"].as_str().unwrap().contains("forbidden"),
         "{answer}"
     );
     // White may play there.
-    let (status, _) = s.post(
-        &format!("/api/games/{}/move", id(&game)),
-        &json!({"move": "o1"}),
-    );
+    let (status, _) = s.play(&id(&game), "o1");
     assert_eq!(status, 200);
-    let (status, after) = s.post(
-        &format!("/api/games/{}/move", id(&game)),
-        &json!({"move": "i8"}),
-    );
+    let (status, after) = s.play(&id(&game), "i8");
     assert_eq!(status, 200, "{after}");
     assert_eq!(piece_at(&after, "i8")["side"], json!(1));
 }
@@ -195,7 +187,7 @@ fn connect6_turn_is_two_stones_played_one_by_one() {
     let s = Served::start();
     let game = s.create(&json!({"game": "connect6", "players": ["human", "human"]}));
     let g = id(&game);
-    let mv = |text: &str| s.post(&format!("/api/games/{g}/move"), &json!({"move": text}));
+    let mv = |text: &str| s.play(&g, text);
     let (_, one) = mv("j10");
     assert_eq!(
         (one["to_move"].clone(), one["pending"].clone()),
@@ -213,8 +205,8 @@ fn connect6_turn_is_two_stones_played_one_by_one() {
         (json!(0), json!(false))
     );
     assert_eq!(full["moves"][1]["text"], json!("k10k11"));
-    // Undo takes back the whole turn of two stones.
-    let (_, undone) = s.post(&format!("/api/games/{g}/undo"), &json!(null));
+    // Undo takes back the whole turn of two stones (with White's key: White played it).
+    let (_, undone) = s.as_seat(&g, 1, "undo", &json!(null));
     assert_eq!(pieces(&undone), 1);
     assert_eq!(undone["to_move"], json!(1));
 }
@@ -224,7 +216,7 @@ fn xiangqi_blocked_rook_is_refused_and_a_cannon_captures() {
     let s = Served::start();
     let game = s.create(&json!({"game": "xiangqi", "players": ["human", "human"]}));
     let g = id(&game);
-    let mv = |text: &str| s.post(&format!("/api/games/{g}/move"), &json!({"move": text}));
+    let mv = |text: &str| s.play(&g, text);
     let (status, answer) = mv("a0a5");
     assert_eq!(status, 400);
     assert!(
@@ -258,17 +250,17 @@ fn engine_replies_and_undo_gives_the_turn_back() {
     let s = Served::start();
     let game = s.create(&json!({"game": "gomoku", "players": ["human", "engine"], "depth": 2}));
     let g = id(&game);
-    let (status, _) = s.post(&format!("/api/games/{g}/move"), &json!({"move": "h8"}));
+    let (status, _) = s.as_seat(&g, 0, "move", &json!({"move": "h8"}));
     assert_eq!(status, 200);
     let replied = s.wait_state(&g, |st| {
         st["moves"].as_array().unwrap().len() == 2 && st["thinking"] == json!(false)
     });
     assert_eq!(replied["to_move"], json!(0));
-    // It is not the engine's turn to be played by a person.
-    let (_, undone) = s.post(&format!("/api/games/{g}/undo"), &json!(null));
+    // The person's undo takes back the engine's reply and the person's move.
+    let (_, undone) = s.as_seat(&g, 0, "undo", &json!(null));
     assert_eq!(undone["moves"], json!([]));
     assert_eq!(undone["to_move"], json!(0));
-    let (status, answer) = s.post(&format!("/api/games/{g}/undo"), &json!(null));
+    let (status, answer) = s.as_seat(&g, 0, "undo", &json!(null));
     assert_eq!(status, 409, "{answer}");
     // An engine moving first plays at once.
     let first = s.create(&json!({"game": "connect4", "players": ["engine", "human"], "depth": 3}));
@@ -276,7 +268,7 @@ fn engine_replies_and_undo_gives_the_turn_back() {
         st["to_move"] == json!(1) && st["thinking"] == json!(false)
     });
     assert_eq!(pieces(&moved), 1);
-    let (status, hint) = s.post(&format!("/api/games/{}/hint", id(&first)), &json!(null));
+    let (status, hint) = s.as_seat(&id(&first), 1, "hint", &json!(null));
     assert_eq!(status, 200, "{hint}");
     assert!(hint["bestmove"].is_string(), "{hint}");
 }
@@ -288,18 +280,18 @@ fn resignation_and_a_record_loaded_back() {
         "game": "xiangqi", "players": ["human", "human"], "moves": "h2e2 h9g7 h0g2",
     }));
     let g = id(&game);
-    let (_, resigned) = s.post(&format!("/api/games/{g}/resign"), &json!(null));
+    let (_, resigned) = s.as_seat(&g, 1, "resign", &json!(null));
     assert_eq!(
         resigned["ending"]["text"],
         json!("Red wins: Black resigned")
     );
     assert_eq!(resigned["ending"]["result"], json!("1-0"));
-    let (status, _) = s.post(&format!("/api/games/{g}/move"), &json!({"move": "a9a8"}));
+    let (status, _) = s.as_seat(&g, 1, "move", &json!({"move": "a9a8"}));
     assert_eq!(status, 409);
     let record = s.get_text(&format!("/api/games/{g}/record"));
     assert!(record.contains("[Result \"1-0\"]"), "{record}");
     // Undo takes back the resignation, not a move.
-    let (_, reopened) = s.post(&format!("/api/games/{g}/undo"), &json!(null));
+    let (_, reopened) = s.as_seat(&g, 1, "undo", &json!(null));
     assert_eq!(reopened["ending"], Value::Null);
     assert_eq!(reopened["moves"].as_array().unwrap().len(), 3);
     let record = s.get_text(&format!("/api/games/{g}/record"));
@@ -307,4 +299,367 @@ fn resignation_and_a_record_loaded_back() {
     assert_eq!(loaded["game"], json!("xiangqi"));
     assert_eq!(loaded["moves"], reopened["moves"]);
     assert_eq!(loaded["board"], reopened["board"]);
+}
+
+/// The reason of a refusal.
+fn reason(answer: &Value) -> &str {
+    answer["error"].as_str().unwrap_or_default()
+}
+
+#[test]
+fn seats_are_kept_a_watcher_and_the_other_seat_change_nothing() {
+    let s = Served::start();
+    let game = s.create(&json!({"game": "gomoku", "players": ["human", "human"]}));
+    let g = id(&game);
+    let (black, white) = (s.seat_key(&g, 0), s.seat_key(&g, 1));
+    let invite = game["invite"].as_str().expect("an invitation").to_string();
+    assert_eq!(game["invitation"], json!("open"));
+    assert_ne!(black, white);
+    let path = |action: &str| format!("/api/games/{g}/{action}");
+    let at = format!("/api/games/{g}");
+    let version = |s: &Served| s.get(&at).1["version"].clone();
+    let before = version(&s);
+
+    // A watcher (no key) and the wrong seat are refused, whatever they ask.
+    for action in ["move", "undo", "resign", "hint", "stop"] {
+        let body = json!({"move": "h8"});
+        let body = if action == "move" {
+            &body
+        } else {
+            &Value::Null
+        };
+        let (status, answer) = s.post_as(&path(action), body, None);
+        assert_eq!(status, 403, "{action}: {answer}");
+        assert!(reason(&answer).contains("read-only"), "{action}: {answer}");
+    }
+    let (status, answer) = s.post_as(&path("move"), &json!({"move": "h8"}), Some(&white));
+    assert_eq!(status, 403, "{answer}");
+    assert_eq!(
+        reason(&answer),
+        "a move needs the key of Black's seat; this key is White's"
+    );
+    for action in ["hint", "stop"] {
+        let (status, answer) = s.post_as(&path(action), &Value::Null, Some(&white));
+        assert_eq!(status, 403, "{action}: {answer}");
+    }
+    // A well-formed key that is nobody's, and malformed headers.
+    let nobody = "0123456789abcdef0123456789abcdef";
+    let (status, answer) = s.post_as(&path("move"), &json!({"move": "h8"}), Some(nobody));
+    assert_eq!(status, 403, "{answer}");
+    for header in ["Basic aGVsbG8=", "Bearer", "Bearer 1234", "Bearer ???"] {
+        let (status, answer) = s.post_headers(
+            &path("move"),
+            r#"{"move": "h8"}"#,
+            &[
+                ("Content-Type", "application/json"),
+                ("Authorization", header),
+            ],
+        );
+        assert_eq!(status, 400, "{header}: {answer}");
+        assert!(reason(&answer).contains("Authorization"), "{answer}");
+    }
+    assert_eq!(version(&s), before, "a refused request changed the game");
+
+    // Black's key moves for Black.
+    let (status, _) = s.post_as(&path("move"), &json!({"move": "h8"}), Some(&black));
+    assert_eq!(status, 200);
+
+    // The invitation: a wrong one is refused, the right one claims White's seat once.
+    let (status, answer) = s.post(&path("claim"), &json!({"invite": nobody}));
+    assert_eq!(
+        (status, reason(&answer)),
+        (
+            403,
+            "not this game's invitation: check the link you were sent"
+        )
+    );
+    let (status, seat) = s.post(&path("claim"), &json!({"invite": invite}));
+    assert_eq!(status, 200, "{seat}");
+    assert_eq!(
+        (seat["side"].clone(), seat["side_name"].clone()),
+        (json!(1), json!("White"))
+    );
+    let friend = seat["key"].as_str().unwrap().to_string();
+    assert_eq!(friend.len(), 32);
+    let (status, answer) = s.post(&path("claim"), &json!({"invite": invite}));
+    assert_eq!(status, 409, "{answer}");
+    assert!(reason(&answer).contains("used already"), "{answer}");
+    let state = s.get(&at).1;
+    assert_eq!(state["invitation"], json!("claimed"));
+
+    // The creator's key to White stopped working; the friend's moves for White.
+    let (status, answer) = s.post_as(&path("move"), &json!({"move": "h9"}), Some(&white));
+    assert_eq!(status, 403, "{answer}");
+    assert!(
+        reason(&answer).contains("this key is no seat's in this game"),
+        "{answer}"
+    );
+    let (status, answer) = s.post_as(&path("move"), &json!({"move": "h9"}), Some(&black));
+    assert_eq!(status, 403, "{answer}");
+    let (status, _) = s.post_as(&path("move"), &json!({"move": "h9"}), Some(&friend));
+    assert_eq!(status, 200);
+
+    // Black may not take back White's move; White may.
+    let (status, answer) = s.post_as(&path("undo"), &Value::Null, Some(&black));
+    assert_eq!(status, 403, "{answer}");
+    assert_eq!(
+        reason(&answer),
+        "taking back this turn needs the key of White's seat; this key is Black's"
+    );
+    let (status, undone) = s.post_as(&path("undo"), &Value::Null, Some(&friend));
+    assert_eq!(status, 200, "{undone}");
+    assert_eq!(undone["moves"].as_array().unwrap().len(), 1);
+
+    // A watcher cannot resign for anyone; White resigns for White.
+    let (status, _) = s.post_as(&path("resign"), &Value::Null, None);
+    assert_eq!(status, 403);
+    let (status, resigned) = s.post_as(&path("resign"), &Value::Null, Some(&friend));
+    assert_eq!(status, 200);
+    assert_eq!(
+        resigned["ending"]["text"],
+        json!("Black wins: White resigned")
+    );
+
+    // No key is ever part of a state or a record.
+    let text = format!("{}{}", s.get(&at).1, s.get_text(&path("record")));
+    for secret in [&black, &white, &friend, &invite] {
+        assert!(!text.contains(secret.as_str()), "a key leaked: {text}");
+    }
+}
+
+#[test]
+fn a_person_against_the_engine_holds_both_keys_and_a_watcher_cannot_stop_it() {
+    let s = Served::start();
+    let game =
+        s.create(&json!({"game": "gomoku", "players": ["human", "engine"], "movetime_ms": 60000}));
+    let g = id(&game);
+    assert_eq!(game["invite"], Value::Null);
+    assert_eq!(game["invitation"], Value::Null);
+    let (status, answer) = s.post(&format!("/api/games/{g}/claim"), &json!({"invite": "x"}));
+    assert_eq!(status, 409, "{answer}");
+    assert!(reason(&answer).contains("no invitation"), "{answer}");
+    let (status, _) = s.as_seat(&g, 0, "move", &json!({"move": "h8"}));
+    assert_eq!(status, 200);
+    // The engine thinks for up to a minute: a watcher cannot make it move now.
+    let thinking = s.wait_state(&g, |st| st["thinking"] == json!(true));
+    let (status, answer) = s.post_as(&format!("/api/games/{g}/stop"), &Value::Null, None);
+    assert_eq!(status, 403, "{answer}");
+    let (status, answer) = s.post_as(&format!("/api/games/{g}/undo"), &Value::Null, None);
+    assert_eq!(status, 403, "{answer}");
+    let still = s.get(&format!("/api/games/{g}")).1;
+    assert_eq!(still["moves"], thinking["moves"]);
+    // The creator holds the engine's seat key too: "Move now".
+    let (status, stopped) = s.as_seat(&g, 1, "stop", &Value::Null);
+    assert_eq!((status, stopped), (200, json!({"stopped": true})));
+    let replied = s.wait_state(&g, |st| {
+        st["moves"].as_array().unwrap().len() == 2 && st["thinking"] == json!(false)
+    });
+    assert_eq!(replied["to_move"], json!(0));
+    // The engine seat's key resigns for the person.
+    let (status, resigned) = s.as_seat(&g, 1, "resign", &Value::Null);
+    assert_eq!(status, 200, "{resigned}");
+    assert_eq!(
+        resigned["ending"]["text"],
+        json!("White wins: Black resigned")
+    );
+}
+
+#[test]
+fn limits_are_shown_and_a_full_server_refuses_new_games() {
+    let s = Served::start_with(&["--games", "2", "--idle", "1h", "--engine-memory", "32"]);
+    let (status, limits) = s.get("/api/limits");
+    assert_eq!(status, 200);
+    assert_eq!(
+        limits,
+        json!({
+            "games": 2, "games_open": 0, "idle_s": 3600.0, "searches": 2, "searches_running": 0,
+            "engine_table_mib": 16, "engine_tables": 2, "engine_tables_held": 0,
+            "movetime_ms_max": 60000, "body_bytes_max": 262144,
+        })
+    );
+    let first = s.create(&json!({"game": "connect4", "players": ["human", "human"]}));
+    s.create(&json!({"game": "connect4", "players": ["human", "human"]}));
+    let (status, answer) = s.post("/api/games", &json!({"game": "connect4"}));
+    assert_eq!(status, 503, "{answer}");
+    assert!(
+        reason(&answer).contains("at most 2 open games (qi serve --games)"),
+        "{answer}"
+    );
+    assert!(reason(&answer).contains("dropped in about"), "{answer}");
+    // No game was dropped to make room.
+    assert_eq!(s.get(&format!("/api/games/{}", id(&first))).0, 200);
+    assert_eq!(s.get("/api/limits").1["games_open"], json!(2));
+    // The limits are options: bad values are refused with a reason.
+    for (option, value, words) in [
+        ("--games", "0", "0 is not in 1..=100000"),
+        ("--idle", "0.5s", "under a second"),
+        ("--idle", "soon", "soon"),
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_qi"))
+            .args(["serve", "--port", "0", option, value])
+            .output()
+            .unwrap();
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(words), "{option} {value}: {err}");
+    }
+}
+
+#[test]
+fn an_idle_game_is_dropped_and_its_pages_are_told() {
+    let s = Served::start_with(&["--idle", "2s"]);
+    let game = s.create(&json!({"game": "connect4", "players": ["human", "human"]}));
+    let g = id(&game);
+    assert!(game["drops_in_s"].as_u64().unwrap() <= 2, "{game}");
+    let at = format!("/api/games/{g}");
+    // A page following the game gets a `dropped` event, and its stream ends.
+    let url = format!("{}api/games/{g}/events", s.url);
+    let follower = std::thread::spawn(move || {
+        let res = ureq::get(&url).call().expect("the event stream");
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut res.into_body().into_reader(), &mut text)
+            .expect("the stream ends");
+        text
+    });
+    // Moving keeps the game until the page follows it, however long that takes.
+    while s.get(&at).1["watchers"] != json!(1) {
+        assert_eq!(s.play(&g, "4").0, 200);
+        assert_eq!(s.as_seat(&g, 0, "undo", &json!(null)).0, 200);
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let start = std::time::Instant::now();
+    while s.get(&at).0 != 404 {
+        assert!(
+            start.elapsed().as_secs() < 60,
+            "the idle game was never dropped"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let text = follower.join().unwrap();
+    assert!(text.contains("event: state"), "{text}");
+    assert!(
+        text.contains(
+            "event: dropped\ndata: {\"reason\":\"this game was dropped after 2 s without a change"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn engine_table_grows_at_the_first_search_and_is_given_back_at_the_end() {
+    let s = Served::start();
+    // A game of two people never allocates the engine's full table.
+    let people = s.create(&json!({"game": "connect6", "players": ["human", "human"]}));
+    assert_eq!(people["engine_table_mib"], json!(1));
+    // A hint in the middle of a connect6 turn grows it: the game is rebuilt with the full
+    // table from its record, first stone of the turn included, and is the same game.
+    let g = id(&people);
+    s.play(&g, "j10");
+    let (_, half) = s.play(&g, "k10");
+    assert_eq!(half["pending"], json!(true));
+    let (status, hint) = s.as_seat(&g, 1, "hint", &json!(null));
+    assert_eq!(status, 200, "{hint}");
+    let grown = s.get(&format!("/api/games/{g}")).1;
+    assert_eq!(grown["engine_table_mib"], json!(16));
+    for field in ["board", "moves", "legal", "pending", "to_move"] {
+        assert_eq!(grown[field], half[field], "{field} changed");
+    }
+    assert_eq!(s.get("/api/limits").1["engine_tables_held"], json!(1));
+    // The game ends (a resignation): the table is given back within a second or so.
+    let (status, _) = s.as_seat(&g, 1, "resign", &json!(null));
+    assert_eq!(status, 200);
+    let freed = s.wait_state(&g, |st| st["engine_table_mib"] == json!(1));
+    assert_eq!(freed["board"], half["board"]);
+    assert_eq!(s.get("/api/limits").1["engine_tables_held"], json!(0));
+}
+
+#[test]
+fn an_engine_game_plays_on_without_a_page() {
+    let s = Served::start();
+    let game = s.create(&json!({"game": "connect4", "players": ["engine", "engine"], "depth": 2}));
+    // No page ever follows this game.
+    let played = s.wait_state(&id(&game), |st| st["moves"].as_array().unwrap().len() >= 6);
+    assert_eq!(played["watchers"], json!(0));
+    assert_eq!(played["engine_table_mib"], json!(16));
+    // Nobody resigns an engines' game, and the refusal does not stop the engine thinking.
+    // Corner stones: no book move, no forced move, so the engine thinks for its minute.
+    let slow = s.create(&json!({
+        "game": "gomoku", "players": ["engine", "engine"], "movetime_ms": 60000,
+        "moves": "a1 o15 a15 o1",
+    }));
+    let g = id(&slow);
+    let before = s.wait_state(&g, |st| st["thinking"] == json!(true));
+    let (status, answer) = s.as_seat(&g, 0, "resign", &json!(null));
+    assert_eq!(status, 409, "{answer}");
+    assert!(reason(&answer).contains("only engines"), "{answer}");
+    let still = s.get(&format!("/api/games/{g}")).1;
+    assert_eq!(
+        (still["thinking"].clone(), still["moves"].clone()),
+        (json!(true), before["moves"].clone())
+    );
+    // Its creator may make it move now.
+    let (status, _) = s.as_seat(&g, 0, "stop", &json!(null));
+    assert_eq!(status, 200);
+    s.wait_state(&g, |st| st["moves"].as_array().unwrap().len() > 4);
+}
+
+#[test]
+fn every_route_answers_bad_input_with_a_reason() {
+    let s = Served::start();
+    let game = s.create(&json!({"game": "gomoku", "players": ["human", "human"]}));
+    let g = id(&game);
+    // Unknown ids on every route.
+    for path in ["state", "events", "record"] {
+        let p = if path == "state" {
+            "/api/games/ffff".to_string()
+        } else {
+            format!("/api/games/ffff/{path}")
+        };
+        let (status, answer) = s.get(&p);
+        assert_eq!(status, 404, "{p}: {answer}");
+        assert!(reason(&answer).contains("no game with this id"), "{answer}");
+    }
+    for action in ["claim", "move", "undo", "resign", "stop", "hint"] {
+        let (status, answer) = s.post(&format!("/api/games/ffff/{action}"), &json!({}));
+        assert_eq!(status, 404, "{action}: {answer}");
+    }
+    // Bodies: not JSON, wrong fields, wrong types, too big.
+    let claim = format!("/api/games/{g}/claim");
+    for (body, code, words) in [
+        ("{", 400, "not what was expected"),
+        ("{\"key\": \"x\"}", 422, "unknown field `key`"),
+        ("{\"invite\": 7}", 422, "invalid type"),
+        ("null", 422, "invalid type"),
+    ] {
+        let (status, answer) = s.post_raw(&claim, body, "application/json");
+        assert_eq!(status, code, "{body}: {answer}");
+        assert!(reason(&answer).contains(words), "{body}: {answer}");
+    }
+    let (status, answer) = s.post_raw(&claim, "{\"invite\": \"x\"}", "text/plain");
+    assert_eq!(status, 415, "{answer}");
+    let huge = format!("{{\"move\": \"{}\"}}", "h".repeat(300 * 1024));
+    let (status, answer) = s.post_headers(
+        &format!("/api/games/{g}/move"),
+        &huge,
+        &[
+            ("Content-Type", "application/json"),
+            ("Authorization", &format!("Bearer {}", s.seat_key(&g, 0))),
+        ],
+    );
+    assert_eq!(status, 413, "{answer}");
+    // Wrong methods.
+    for (path, words) in [
+        ("/api/limits", "wrong method"),
+        ("/api/catalog", "wrong method"),
+    ] {
+        let (status, answer) = s.post(path, &json!({}));
+        assert_eq!(status, 405, "{path}: {answer}");
+        assert!(reason(&answer).contains(words));
+    }
+    let (status, _) = s.get(&claim);
+    assert_eq!(status, 405);
+    // Nothing changed.
+    let after = s.get(&format!("/api/games/{g}")).1;
+    assert_eq!(after["version"], game["version"]);
+    assert_eq!(after["invitation"], json!("open"));
 }

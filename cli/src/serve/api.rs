@@ -1,13 +1,34 @@
 //! The HTTP API and the page's files: the routes, the games' store, and errors as JSON with a
-//! reason (4xx), never a panic.
+//! reason (4xx), never a panic. Every refusal changes nothing.
 //!
 //! - `GET /` the page; `GET /app.js`, `GET /style.css` its script and style.
 //! - `GET /api/catalog` the registered games: name, summary, sides, rules.
-//! - `POST /api/games` a new game (body: [`NewGame`]) → its state.
+//! - `GET /api/limits` what this server allows ([`Limits`]) and uses now: `games` (the most
+//!   open at once) and `games_open`, `idle_s` (a game without a change for this long is
+//!   dropped), `searches` (engine searches at once; more wait their turn) and
+//!   `searches_running`, `engine_table_mib` (one game's table), `engine_tables` (the most
+//!   games holding one at once) and `engine_tables_held`, `movetime_ms_max`, `body_bytes_max`.
+//! - `POST /api/games` a new game (body: [`NewGame`]) → 201 with its state plus the creator's
+//!   secrets: `seat_keys` (each side's key, first side first: the creator holds every seat)
+//!   and `invite` (when both sides are people: the key that hands the second side's seat to
+//!   a friend, once; else `null`). 503 with a reason and `Retry-After` when the server's game
+//!   limit is reached (no game is dropped to make room).
 //! - `GET /api/games/{id}` the state; `GET /api/games/{id}/events` server-sent events
-//!   (`state` and `info`).
-//! - `POST /api/games/{id}/move` (body `{"move": "h8"}`), `/undo`, `/resign`, `/stop`, `/hint`.
+//!   (`state`, `info`, and `dropped` with `{reason}` when the server drops an idle game,
+//!   after which the stream ends). Reads need no key: anyone with the id watches.
+//! - `POST /api/games/{id}/claim` (body `{"invite": KEY}`) claims the invitation's seat once
+//!   → `{side, side_name, key}`; the creator's key to that seat stops working. 403 for a key
+//!   that is not the invitation, 409 when the game has none or it was used.
+//! - `POST /api/games/{id}/move` (body `{"move": "h8"}`), `/hint` and `/stop` with the side to
+//!   move's key; `/undo` with the key of a side whose turn it takes back (or who resigned);
+//!   `/resign` with a person's seat key (that side resigns; an engine seat's key resigns for
+//!   the person against it). The key goes in the header `Authorization: Bearer KEY`; without
+//!   the right one the answer is 403 with a reason naming the seat it needs.
 //! - `GET /api/games/{id}/record` the record, as `qi play`'s `save` writes it.
+//!
+//! Errors are `{"error": reason}`: 400 a bad value or header, 403 not this key's to do, 404 no
+//! such game or path, 405 wrong method, 409 not now (the engine thinks, the game is over),
+//! 413 a body over 256 KiB, 415/422 a body that is not the JSON expected, 503 the game limit.
 
 use std::collections::HashMap;
 use std::convert::Infallible;
@@ -16,7 +37,7 @@ use std::time::Duration;
 
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
-use axum::http::{StatusCode, header};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
@@ -29,39 +50,91 @@ use serde_json::{Value, json};
 use tokio::sync::Semaphore;
 use tokio::sync::broadcast::error::RecvError;
 
-use super::room::{Refusal, Room, Seat};
+use super::room::{Invite, Refusal, Room, RoomConfig, SMALL_HASH_MIB, Seat, Tables};
+use super::seats::{self, Key};
 use crate::registry::{self, GameArg};
 
-/// The most games kept at once; a new one then replaces the longest idle game that no page
-/// follows and no search runs in.
-pub const MAX_GAMES: usize = 64;
 /// The longest time per move a game may ask for.
 pub const MAX_MOVETIME: Duration = Duration::from_secs(60);
 /// Time per move when a new game names none.
 pub const DEFAULT_MOVETIME: Duration = Duration::from_secs(1);
-/// Transposition table of each game's engine, in MiB (64 games: 1 GiB at most).
+/// Transposition table of a game's engine from its first search on, in MiB.
 pub const GAME_HASH_MIB: usize = 16;
 /// The largest request body accepted (a long record fits).
 const MAX_BODY: usize = 256 * 1024;
 
-/// The server's shared state: the games by id and the pool that bounds concurrent searches.
+/// What the server allows: `qi serve`'s options, shown by `GET /api/limits` and on the page.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// The most games open at once (`--games`); a new game beyond it is refused (503).
+    pub games: usize,
+    /// A game without a change (move, undo, search) for this long is dropped (`--idle`).
+    pub idle: Duration,
+    /// Engine searches running at once, for all games together (`--searches`).
+    pub searches: usize,
+    /// Memory for the engines' transposition tables, in MiB (`--engine-memory`): at most
+    /// this many MiB / [`GAME_HASH_MIB`] games hold a full table at once; the others search
+    /// with a 1 MiB one.
+    pub engine_memory_mib: usize,
+}
+
+/// The server's shared state: the games by id, the pool that bounds concurrent searches, the
+/// engine tables' budget and the limits.
 #[derive(Clone)]
 pub struct Server {
     games: Arc<Mutex<HashMap<String, Arc<Room>>>>,
     pool: Arc<Semaphore>,
-    ids: std::hash::RandomState,
-    counter: Arc<std::sync::atomic::AtomicU64>,
+    tables: Arc<Tables>,
+    limits: Limits,
 }
 
 impl Server {
-    /// A server running at most `searches` engine searches at once (more wait their turn).
+    /// A server within `limits` (a zero count is taken as one).
     #[must_use]
-    pub fn new(searches: usize) -> Self {
+    pub fn new(limits: Limits) -> Self {
+        let searches = limits.searches.max(1);
         Server {
             games: Arc::new(Mutex::new(HashMap::new())),
-            pool: Arc::new(Semaphore::new(searches.max(1))),
-            ids: std::hash::RandomState::new(),
-            counter: Arc::new(std::sync::atomic::AtomicU64::new(0)),
+            pool: Arc::new(Semaphore::new(searches)),
+            tables: Arc::new(Tables::new(
+                GAME_HASH_MIB,
+                limits.engine_memory_mib / GAME_HASH_MIB,
+            )),
+            limits: Limits {
+                games: limits.games.max(1),
+                searches,
+                ..limits
+            },
+        }
+    }
+
+    /// Looks after the games, once a second until the runtime ends: gives back the full
+    /// engine table of every game that is over, and drops the games idle for the limit
+    /// (their pages get a `dropped` event first).
+    pub async fn tend(self) {
+        let mut tick = tokio::time::interval(Duration::from_secs(1));
+        loop {
+            tick.tick().await;
+            let rooms: Vec<Arc<Room>> = {
+                let games = self.games.lock().unwrap_or_else(PoisonError::into_inner);
+                games.values().cloned().collect()
+            };
+            for room in &rooms {
+                room.free_table_if_over();
+            }
+            let reason = format!(
+                "this game was dropped after {} without a change (the server's limit, qi serve \
+                 --idle): start a new one",
+                span(self.limits.idle)
+            );
+            let mut games = self.games.lock().unwrap_or_else(PoisonError::into_inner);
+            games.retain(|_, room| {
+                let keep = !room.expired();
+                if !keep {
+                    room.close(&reason);
+                }
+                keep
+            });
         }
     }
 
@@ -78,39 +151,53 @@ impl Server {
         })
     }
 
-    fn new_id(&self) -> String {
-        use std::hash::BuildHasher;
-        let n = self
-            .counter
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        format!("{:016x}", self.ids.hash_one(n))
-    }
-
-    /// Stores `room`, dropping the longest idle free game when full.
+    /// Stores `room`, or refuses when the game limit is reached: 503 with the time until the
+    /// next idle game is dropped (`Retry-After`), when one will be.
     fn insert(&self, room: Arc<Room>) -> Result<(), ApiError> {
         let mut games = self.games.lock().unwrap_or_else(PoisonError::into_inner);
-        if games.len() >= MAX_GAMES {
-            let oldest = games
-                .iter()
-                .map(|(id, r)| (id.clone(), r.idle()))
-                .filter(|(_, (_, busy))| !busy)
-                .max_by_key(|(_, (idle, _))| *idle)
-                .map(|(id, _)| id);
-            match oldest {
-                Some(id) => {
-                    games.remove(&id);
-                }
-                None => {
-                    return Err(ApiError::new(
-                        StatusCode::SERVICE_UNAVAILABLE,
-                        format!("{MAX_GAMES} games are in play: try again later"),
-                    ));
-                }
-            }
+        if games.len() >= self.limits.games {
+            let next = games.values().filter_map(|r| r.expires_in()).min();
+            let when = match next {
+                Some(d) => format!(
+                    "the next idle game is dropped in about {} s (after {} without a change)",
+                    d.as_secs() + 1,
+                    span(self.limits.idle)
+                ),
+                None => "every open game is playing now".into(),
+            };
+            let mut e = ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!(
+                    "this server keeps at most {} open games (qi serve --games) and all are \
+                     open: {when}; try again then",
+                    self.limits.games
+                ),
+            );
+            e.retry_after = Some(next.map_or(60, |d| d.as_secs() + 1));
+            return Err(e);
         }
         games.insert(room.id.clone(), room);
         Ok(())
     }
+}
+
+/// A duration for people: `30 min`, `90 s`, `2 h`.
+fn span(d: Duration) -> String {
+    let s = d.as_secs();
+    if s >= 3600 && s % 3600 == 0 {
+        format!("{} h", s / 3600)
+    } else if s >= 60 && s % 60 == 0 {
+        format!("{} min", s / 60)
+    } else {
+        format!("{} s", d.as_secs_f64())
+    }
+}
+
+/// A new game id: 16 hexadecimal digits from the operating system's random source (ids are
+/// not secrets, since anyone may watch, but neither are they guessed in order).
+fn new_id() -> Result<String, ApiError> {
+    let key = Key::new().map_err(|e| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, e))?;
+    Ok(key.text()[..16].to_string())
 }
 
 /// A refused request: its status and the reason, sent as `{"error": reason}`.
@@ -118,6 +205,8 @@ impl Server {
 pub struct ApiError {
     status: StatusCode,
     reason: String,
+    /// Seconds to wait before trying again (a `Retry-After` header), for a 503.
+    retry_after: Option<u64>,
 }
 
 impl ApiError {
@@ -136,7 +225,11 @@ impl ApiError {
         if reason.chars().count() > 300 {
             reason = reason.chars().take(300).collect::<String>() + "…";
         }
-        ApiError { status, reason }
+        ApiError {
+            status,
+            reason,
+            retry_after: None,
+        }
     }
 
     fn bad(reason: String) -> Self {
@@ -149,6 +242,7 @@ impl From<Refusal> for ApiError {
         match r {
             Refusal::Conflict(m) => ApiError::new(StatusCode::CONFLICT, m),
             Refusal::Bad(m) => ApiError::bad(m),
+            Refusal::Forbidden(m) => ApiError::new(StatusCode::FORBIDDEN, m),
         }
     }
 }
@@ -167,7 +261,12 @@ impl From<JsonRejection> for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status, Json(json!({"error": self.reason}))).into_response()
+        let mut res = (self.status, Json(json!({"error": self.reason}))).into_response();
+        if let Some(s) = self.retry_after {
+            res.headers_mut()
+                .insert(header::RETRY_AFTER, header::HeaderValue::from(s));
+        }
+        res
     }
 }
 
@@ -209,9 +308,11 @@ pub fn router(server: Server) -> Router {
         .route("/app.js", get(script))
         .route("/style.css", get(style))
         .route("/api/catalog", get(catalog))
+        .route("/api/limits", get(limits))
         .route("/api/games", post(create))
         .route("/api/games/{id}", get(state))
         .route("/api/games/{id}/events", get(events))
+        .route("/api/games/{id}/claim", post(claim))
         .route("/api/games/{id}/move", post(play))
         .route("/api/games/{id}/undo", post(undo))
         .route("/api/games/{id}/resign", post(resign))
@@ -273,10 +374,35 @@ async fn catalog() -> Json<Value> {
     Json(json!({ "games": games }))
 }
 
-/// Builds the game a [`NewGame`] asks for.
-fn build(req: &NewGame, server: &Server) -> Result<Arc<Room>, ApiError> {
+async fn limits(State(server): State<Server>) -> Json<Value> {
+    let open = server
+        .games
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .len();
+    let l = &server.limits;
+    Json(json!({
+        "games": l.games,
+        "games_open": open,
+        "idle_s": l.idle.as_secs_f64(),
+        "searches": l.searches,
+        "searches_running": l.searches.saturating_sub(server.pool.available_permits()),
+        "engine_table_mib": server.tables.hash_mib,
+        "engine_tables": server.tables.max,
+        "engine_tables_held": server.tables.held(),
+        "movetime_ms_max": MAX_MOVETIME.as_millis() as u64,
+        "body_bytes_max": MAX_BODY,
+    }))
+}
+
+/// Builds the game a [`NewGame`] asks for, with a small engine table (grown at the engine's
+/// first search), and its creator's keys: one for each seat, and the invitation to the
+/// second seat when both are people's.
+fn build(req: &NewGame, server: &Server) -> Result<Created, ApiError> {
+    // Every game starts with a small table: most never search (person against person), and
+    // one that does grows it at its first search (see `Room`), within the server's budget.
     let config = EngineConfig {
-        hash_mib: GAME_HASH_MIB,
+        hash_mib: SMALL_HASH_MIB,
         threads: 1,
     };
     let setup = Setup {
@@ -351,14 +477,38 @@ fn build(req: &NewGame, server: &Server) -> Result<Arc<Room>, ApiError> {
     {
         return Err(ApiError::bad(format!("depth {d} is out of range: 1 to 64")));
     }
-    Ok(Room::new(
-        server.new_id(),
+    let unavailable = |e| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, e);
+    let keys = [
+        Key::new().map_err(unavailable)?,
+        Key::new().map_err(unavailable)?,
+    ];
+    let invite = if seats == [Seat::Human; 2] {
+        Some(Key::new().map_err(unavailable)?)
+    } else {
+        None
+    };
+    let room = Room::new(
+        new_id()?,
         spec,
         game,
-        seats,
-        movetime,
-        req.depth,
-    ))
+        RoomConfig {
+            seats,
+            movetime,
+            depth: req.depth,
+            keys: keys.clone(),
+            invite: invite.clone().map_or(Invite::None, Invite::Open),
+            tables: Arc::clone(&server.tables),
+            idle_limit: server.limits.idle,
+        },
+    );
+    Ok(Created { room, keys, invite })
+}
+
+/// A new game and its creator's secrets.
+struct Created {
+    room: Arc<Room>,
+    keys: [Key; 2],
+    invite: Option<Key>,
 }
 
 async fn create(
@@ -366,10 +516,40 @@ async fn create(
     body: Result<Json<NewGame>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
     let Json(req) = body?;
-    let room = build(&req, &server)?;
+    let Created { room, keys, invite } = build(&req, &server)?;
     server.insert(Arc::clone(&room))?;
     room.schedule(&server.pool);
-    Ok((StatusCode::CREATED, Json(room.state())))
+    let mut answer = room.state();
+    answer["seat_keys"] = json!(keys.each_ref().map(Key::text));
+    answer["invite"] = json!(invite.as_ref().map(Key::text));
+    Ok((StatusCode::CREATED, Json(answer)))
+}
+
+/// The body of `POST /api/games/{id}/claim`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClaimRequest {
+    /// The invitation's key, from the invitation link (`/?game=ID&invite=KEY`).
+    pub invite: String,
+}
+
+async fn claim(
+    State(server): State<Server>,
+    Path(id): Path<String>,
+    body: Result<Json<ClaimRequest>, JsonRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let room = server.room(&id)?;
+    let Json(req) = body?;
+    let (side, key) = room.claim(req.invite.trim())?;
+    let name = room.state()["sides"][side.index()].clone();
+    Ok(Json(
+        json!({"side": side.index(), "side_name": name, "key": key.text()}),
+    ))
+}
+
+/// The key a request presents (see [`seats::presented`]).
+fn key_of(headers: &HeaderMap) -> Result<Option<String>, ApiError> {
+    seats::presented(headers).map_err(ApiError::bad)
 }
 
 async fn state(
@@ -391,11 +571,13 @@ pub struct MoveRequest {
 async fn play(
     State(server): State<Server>,
     Path(id): Path<String>,
+    headers: HeaderMap,
     body: Result<Json<MoveRequest>, JsonRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let room = server.room(&id)?;
+    let key = key_of(&headers)?;
     let Json(req) = body?;
-    let state = room.play(&req.text)?;
+    let state = room.play(&req.text, key.as_deref())?;
     room.schedule(&server.pool);
     Ok(Json(state))
 }
@@ -403,12 +585,16 @@ async fn play(
 async fn undo(
     State(server): State<Server>,
     Path(id): Path<String>,
+    headers: HeaderMap,
 ) -> Result<Json<Value>, ApiError> {
     let room = server.room(&id)?;
+    let key = key_of(&headers)?;
+    // Refused before the engine is stopped: a refusal changes nothing.
+    room.may_undo(key.as_deref())?;
     if !room.hinting() {
         room.stop_and_wait().await?;
     }
-    let state = room.undo()?;
+    let state = room.undo(key.as_deref())?;
     // Back at the engine's turn (its first move taken back, or engine against engine).
     room.schedule(&server.pool);
     Ok(Json(state))
@@ -417,26 +603,33 @@ async fn undo(
 async fn resign(
     State(server): State<Server>,
     Path(id): Path<String>,
+    headers: HeaderMap,
 ) -> Result<Json<Value>, ApiError> {
     let room = server.room(&id)?;
+    let key = key_of(&headers)?;
+    room.may_resign(key.as_deref())?;
     room.stop_and_wait().await?;
-    Ok(Json(room.resign()?))
+    Ok(Json(room.resign(key.as_deref())?))
 }
 
 async fn stop(
     State(server): State<Server>,
     Path(id): Path<String>,
+    headers: HeaderMap,
 ) -> Result<Json<Value>, ApiError> {
     let room = server.room(&id)?;
-    Ok(Json(json!({ "stopped": room.stop() })))
+    let key = key_of(&headers)?;
+    Ok(Json(json!({ "stopped": room.stop_for(key.as_deref())? })))
 }
 
 async fn hint(
     State(server): State<Server>,
     Path(id): Path<String>,
+    headers: HeaderMap,
 ) -> Result<Json<Value>, ApiError> {
     let room = server.room(&id)?;
-    Ok(Json(room.hint(&server.pool).await?))
+    let key = key_of(&headers)?;
+    Ok(Json(room.hint(&server.pool, key.as_deref()).await?))
 }
 
 async fn record(
@@ -483,16 +676,25 @@ async fn events(
     // A page that follows an engine-only game keeps it going.
     room.schedule(&server.pool);
     let watch = Watch(room);
-    let rest = stream::unfold((rx, watch), |(mut rx, watch)| async move {
-        let event = match rx.recv().await {
-            Ok(ev) => SseEvent::default().event(ev.kind).data(ev.data),
+    let rest = stream::unfold((rx, watch, false), |(mut rx, watch, ended)| async move {
+        if ended {
+            return None;
+        }
+        let (event, ended) = match rx.recv().await {
+            Ok(ev) => (
+                SseEvent::default().event(ev.kind).data(ev.data),
+                ev.kind == "dropped",
+            ),
             // Events were missed: the whole state brings the page up to date.
-            Err(RecvError::Lagged(_)) => SseEvent::default()
-                .event("state")
-                .data(watch.0.state().to_string()),
+            Err(RecvError::Lagged(_)) => (
+                SseEvent::default()
+                    .event("state")
+                    .data(watch.0.state().to_string()),
+                false,
+            ),
             Err(RecvError::Closed) => return None,
         };
-        Some((Ok(event), (rx, watch)))
+        Some((Ok(event), (rx, watch, ended)))
     });
     let stream = stream::once(async move { Ok(first) }).chain(rest);
     Ok(Sse::new(stream).keep_alive(KeepAlive::default()))

@@ -2,19 +2,27 @@
 //! module drawing the frame's board data as SVG) is embedded; the server (axum on tokio)
 //! validates every move with the game frame, runs the engine on a bounded pool of workers,
 //! and pushes each game's state and live search line to its pages as server-sent events.
+//!
+//! Seats: the creator of a game gets a secret key for each side; only a side's key moves,
+//! undoes, resigns, asks for a hint or stops the engine for it. Anyone with a game's link
+//! watches it. A game of two people also gets an invitation, which hands the second side's
+//! seat (with a new key) to the first who claims it. Limits (open games, idle time, searches
+//! at once, engine memory) are options, shown on the page and by `GET /api/limits`.
 
 mod api;
 mod room;
+mod seats;
 mod view;
 
 use std::io::Write;
 use std::net::SocketAddr;
+use std::time::Duration;
 
 use clap::Args;
 
 use crate::CliError;
 
-pub use api::{Server, router};
+pub use api::{Limits, Server, router};
 
 /// `qi serve` options.
 #[derive(Args, Debug, Clone)]
@@ -28,9 +36,34 @@ pub struct ServeArgs {
     /// Open the page in the default browser.
     #[arg(long)]
     pub open: bool,
-    /// Engine searches run at once, for all games together (default: the machine's cores).
+    /// Engine searches run at once, for all games together (default: the machine's cores);
+    /// more wait their turn.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
     pub searches: Option<u16>,
+    /// The most games open at once; a new game beyond it is refused until one is dropped.
+    #[arg(long, value_name = "N", default_value_t = 64,
+          value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub games: u32,
+    /// A game without a move (or any change) for this long is dropped; its pages are warned
+    /// beforehand (`30m`, `1h`, `90s`; at least 1s).
+    #[arg(long, value_name = "TIME", default_value = "30m", value_parser = parse_idle)]
+    pub idle: Duration,
+    /// Memory for the engines' transposition tables, in MiB: each game whose engine has
+    /// searched holds 16 MiB until it ends; past this budget a game searches with 1 MiB.
+    #[arg(long, value_name = "MIB", default_value_t = 1024,
+          value_parser = clap::value_parser!(u32).range(0..=1_048_576))]
+    pub engine_memory: u32,
+}
+
+/// Reads `--idle`: a duration of at least one second.
+fn parse_idle(text: &str) -> Result<Duration, String> {
+    let d = crate::args::parse_span(text).map_err(|e| e.to_string())?;
+    if d < Duration::from_secs(1) {
+        return Err(format!(
+            "'{text}' is under a second: a game needs time to be played"
+        ));
+    }
+    Ok(d)
 }
 
 /// Runs the server until interrupted.
@@ -80,10 +113,17 @@ pub fn run(args: &ServeArgs) -> Result<(), CliError> {
         if args.open {
             open_browser(&url);
         }
+        let server = Server::new(Limits {
+            games: args.games as usize,
+            idle: args.idle,
+            searches,
+            engine_memory_mib: args.engine_memory as usize,
+        });
+        tokio::spawn(server.clone().tend());
         // Ctrl-C ends the server at once: open event streams (every game page keeps one)
         // would hold a graceful shutdown forever, and the games live only in memory anyway.
         tokio::select! {
-            served = axum::serve(listener, router(Server::new(searches))) => {
+            served = axum::serve(listener, router(server)) => {
                 served.map_err(|e| CliError::Failed(format!("the server stopped: {e}")))
             }
             _ = tokio::signal::ctrl_c() => {

@@ -1,16 +1,18 @@
-//! A game served to browsers ([`Room`]): the game behind a lock, who sits at each side, the
-//! engine's turns on the worker pool, and the state every page of the game draws, pushed to
-//! them as events.
+//! A game served to browsers ([`Room`]): the game behind a lock, who sits at each side and
+//! the keys that act for them, the engine's turns on the worker pool, its transposition table
+//! (grown at the first search, given back at the end), and the state every page of the game
+//! draws, pushed to them as events.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
-use game_core::Side;
-use game_frame::{Budget, Ending, Game, GameSpec, Info};
+use game_core::{Outcome, Side};
+use game_frame::{Budget, Ending, EngineConfig, Game, GameSpec, Info, Setup};
 use serde_json::{Map, Value, json};
 use tokio::sync::{Semaphore, broadcast};
 
+use super::seats::Key;
 use super::view::game_state;
 
 /// Who plays a side.
@@ -57,11 +59,12 @@ impl Seat {
     }
 }
 
-/// A pushed event: its SSE name (`state`, `info`) and its JSON text.
+/// A pushed event: its SSE name (`state`, `info`, `dropped`) and its JSON text.
 #[derive(Clone, Debug)]
 pub struct Event {
-    /// `state` (the whole state, as `GET /api/games/{id}` gives it) or `info` (a search
-    /// report: depth, score, nodes, nps, time_ms, pv).
+    /// `state` (the whole state, as `GET /api/games/{id}` gives it), `info` (a search
+    /// report: depth, score, nodes, nps, time_ms, pv) or `dropped` (`{reason}`: the server
+    /// dropped the game; the stream ends after it).
     pub kind: &'static str,
     /// The JSON text.
     pub data: String,
@@ -83,23 +86,125 @@ struct Status {
     /// The record as `GET /record` serves it, as of the last change.
     record: String,
     to_move: Side,
+    /// The side that played each turn so far, in order.
+    turns: Vec<Side>,
     over: bool,
     /// Bumped on every change of the game.
     version: u64,
+    /// The server's clock at the last change of the game (a move, an undo, a resignation).
+    changed_at: SystemTime,
     search: Option<Search>,
     resigned: Option<Ending>,
-    /// The last request or event for this game (idle games are dropped first).
+    /// The last change of the game: a move, an undo, a resignation, a search's start or end,
+    /// a claimed invitation. Reads do not count: a game idle longer than the server's limit is
+    /// dropped even while pages watch it (they are told beforehand).
     touched: Instant,
+    /// Each side's key, first side first: whoever holds it acts for that side.
+    keys: [Key; 2],
+    /// The invitation to the second side's seat of a person-against-person game.
+    invite: Invite,
+}
+
+/// The invitation of a game whose both sides a person plays: the creator holds both seats
+/// until a friend claims the second one with it, once.
+#[derive(Debug)]
+pub enum Invite {
+    /// One or no person plays: nothing to invite to.
+    None,
+    /// Not used yet: this key claims the second side's seat.
+    Open(Key),
+    /// Used: the second side's seat has a key of its own, held by the friend.
+    Claimed,
+}
+
+/// The side an invitation claims: the creator plays the first side, the friend the second.
+pub const INVITED: Side = Side::Second;
+
+/// The server-wide budget of full-size engine tables: every game searches with a 1 MiB table
+/// until its first engine search, which grows it to `hash_mib` while fewer than `max` games
+/// hold one (beyond that the game searches with its small table); the game gives it back when
+/// it ends or is dropped.
+#[derive(Debug)]
+pub struct Tables {
+    /// A full table's size in MiB.
+    pub hash_mib: usize,
+    /// The most full tables at once.
+    pub max: usize,
+    held: AtomicUsize,
+}
+
+impl Tables {
+    /// A budget of `max` tables of `hash_mib` MiB.
+    #[must_use]
+    pub fn new(hash_mib: usize, max: usize) -> Self {
+        Tables {
+            hash_mib,
+            max,
+            held: AtomicUsize::new(0),
+        }
+    }
+
+    /// Full tables held now.
+    #[must_use]
+    pub fn held(&self) -> usize {
+        self.held.load(Ordering::Relaxed)
+    }
+
+    /// Takes one from the budget, or says there is none left.
+    fn take(&self) -> bool {
+        self.held
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| {
+                (n < self.max).then_some(n + 1)
+            })
+            .is_ok()
+    }
+
+    fn give_back(&self) {
+        self.held.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// The table of a game that no engine has searched yet, in MiB.
+pub const SMALL_HASH_MIB: usize = 1;
+
+/// `game` built again with an engine of `config`, by loading its own record (the start
+/// position and every turn, mid-turn stones included); `None` unless the new game's state is
+/// the old one's in every detail (board, turns, side to move, legal moves).
+fn rebuilt(game: &dyn Game, config: &EngineConfig) -> Option<Box<dyn Game>> {
+    let text = game.record(["first", "second"], None);
+    let new = crate::record::load(&text, "the game", None, &Setup::default(), config).ok()?;
+    (game_state(new.as_ref(), None) == game_state(game, None)).then_some(new)
 }
 
 /// Why a request about a game was refused: `Conflict` (409) for a request that is fine but
-/// not now, `Bad` (400) for one that is wrong.
+/// not now, `Bad` (400) for one that is wrong, `Forbidden` (403) for one without the key of
+/// the side it acts for.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Refusal {
     /// Not now (the engine is thinking, the game is over, it is the engine's turn).
     Conflict(String),
     /// Wrong (an illegal move, a move that does not read).
     Bad(String),
+    /// Not this request's to make: no key, or another side's key (a watcher, the opponent).
+    Forbidden(String),
+}
+
+/// How a [`Room`] is set up.
+pub struct RoomConfig {
+    /// Who plays each side, first side first.
+    pub seats: [Seat; 2],
+    /// The engine's time per move.
+    pub movetime: Duration,
+    /// The engine's depth limit, if any.
+    pub depth: Option<u32>,
+    /// Each side's key, first side first (the creator holds them all).
+    pub keys: [Key; 2],
+    /// The invitation to the second side's seat.
+    pub invite: Invite,
+    /// The server's budget of full engine tables.
+    pub tables: Arc<Tables>,
+    /// The server's idle limit: the game is dropped after this long without a change.
+    pub idle_limit: Duration,
 }
 
 /// One game served to browsers.
@@ -118,6 +223,20 @@ pub struct Room {
     status: Mutex<Status>,
     events: broadcast::Sender<Event>,
     watchers: AtomicUsize,
+    /// The server's table budget.
+    tables: Arc<Tables>,
+    /// Whether the game's engine has a full table from `tables` (changed with the game locked).
+    full_table: AtomicBool,
+    /// The server's idle limit: the game is dropped after this long without a change.
+    idle_limit: Duration,
+}
+
+impl Drop for Room {
+    fn drop(&mut self) {
+        if self.full_table.load(Ordering::Relaxed) {
+            self.tables.give_back();
+        }
+    }
 }
 
 /// Locks `m`, whatever a panicking holder left (the game's state is checked on every move).
@@ -126,26 +245,37 @@ fn lock<T: ?Sized>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Room {
-    /// A room for `game` with its seats and engine budget.
+    /// A room for `game` (built with a [`SMALL_HASH_MIB`] table) as `config` says.
     #[must_use]
     pub fn new(
         id: String,
         spec: &'static dyn GameSpec,
         game: Box<dyn Game>,
-        seats: [Seat; 2],
-        movetime: Duration,
-        depth: Option<u32>,
+        config: RoomConfig,
     ) -> Arc<Room> {
+        let RoomConfig {
+            seats,
+            movetime,
+            depth,
+            keys,
+            invite,
+            tables,
+            idle_limit,
+        } = config;
         let (events, _) = broadcast::channel(64);
         let status = Status {
             state: Map::new(),
             record: String::new(),
             to_move: Side::First,
+            turns: Vec::new(),
             over: false,
             version: 0,
+            changed_at: SystemTime::now(),
             search: None,
             resigned: None,
             touched: Instant::now(),
+            keys,
+            invite,
         };
         let room = Arc::new(Room {
             id,
@@ -157,6 +287,9 @@ impl Room {
             status: Mutex::new(status),
             events,
             watchers: AtomicUsize::new(0),
+            tables,
+            full_table: AtomicBool::new(false),
+            idle_limit,
         });
         {
             let game = lock(&room.game);
@@ -171,14 +304,21 @@ impl Room {
         st.state = game_state(game, st.resigned.as_ref());
         st.record = game.record(self.seats.map(Seat::record_name), st.resigned.as_ref());
         st.to_move = game.side_to_move();
+        st.turns = game.turn_sides();
         st.over = st.resigned.is_some() || game.ending().is_some();
         st.version += 1;
         st.touched = Instant::now();
+        st.changed_at = SystemTime::now();
     }
 
     /// The whole state as the API gives it: the game's part plus `id`, `version`, `seats`,
-    /// `movetime_ms`, `depth`, `thinking` (an engine turn or a hint is being searched) and
-    /// `watchers` (pages following the game).
+    /// `movetime_ms`, `depth`, `thinking` (an engine turn or a hint is being searched),
+    /// `watchers` (pages following the game), `invitation` (`open`, `claimed`, or `null` when
+    /// fewer than two people play), `drops_in_s` (whole seconds until the server drops the
+    /// game unless it changes; a search running holds it), `changed_at_ms` (the server's
+    /// clock at the last move, undo or resignation, in milliseconds since the Unix epoch) and
+    /// `engine_table_mib` (the engine's transposition table now: 1 until its first search,
+    /// then the server's size while the game goes on). No key is ever part of it.
     fn state_of(&self, st: &Status) -> Value {
         let mut m = st.state.clone();
         m.insert("id".into(), json!(self.id));
@@ -194,29 +334,193 @@ impl Room {
             "watchers".into(),
             json!(self.watchers.load(Ordering::Relaxed)),
         );
+        let invitation = match st.invite {
+            Invite::None => Value::Null,
+            Invite::Open(_) => json!("open"),
+            Invite::Claimed => json!("claimed"),
+        };
+        m.insert("invitation".into(), invitation);
+        let left = self.idle_limit.saturating_sub(st.touched.elapsed());
+        m.insert("drops_in_s".into(), json!(left.as_secs_f64().ceil() as u64));
+        let at = st
+            .changed_at
+            .duration_since(SystemTime::UNIX_EPOCH)
+            .unwrap_or_default();
+        m.insert("changed_at_ms".into(), json!(at.as_millis() as u64));
+        let mib = if self.full_table.load(Ordering::Relaxed) {
+            self.tables.hash_mib
+        } else {
+            SMALL_HASH_MIB
+        };
+        m.insert("engine_table_mib".into(), json!(mib));
         Value::Object(m)
     }
 
     /// The state now.
     #[must_use]
     pub fn state(&self) -> Value {
+        self.state_of(&lock(&self.status))
+    }
+
+    /// The side whose key `key` is, comparing it with both seats' keys in constant time.
+    fn side_of(st: &Status, key: Option<&str>) -> Option<Side> {
+        let key = key?;
+        let first = st.keys[0].matches(key);
+        let second = st.keys[1].matches(key);
+        if first {
+            Some(Side::First)
+        } else if second {
+            Some(Side::Second)
+        } else {
+            None
+        }
+    }
+
+    /// A side's name in this game.
+    fn side_name(st: &Status, side: Side) -> &str {
+        st.state["sides"][side.index()]
+            .as_str()
+            .unwrap_or("this side")
+    }
+
+    /// Refuses `what` (for `need`'s seat) to a request presenting `key` (or none).
+    fn not_yours(st: &Status, what: &str, need: &[Side], key: Option<&str>) -> Refusal {
+        let names: Vec<&str> = need.iter().map(|&s| Self::side_name(st, s)).collect();
+        let need = names.join(" or ");
+        Refusal::Forbidden(match (key, Self::side_of(st, key)) {
+            (None, _) => format!(
+                "{what} needs the key of {need}'s seat and this request has none: a watch link \
+                 is read-only (a player's page sends its seat's key)"
+            ),
+            (Some(_), None) => format!(
+                "{what} needs the key of {need}'s seat; this key is no seat's in this game (the \
+                 creator's key to the second seat stops working once a friend claims it)"
+            ),
+            (Some(_), Some(side)) => format!(
+                "{what} needs the key of {need}'s seat; this key is {}'s",
+                Self::side_name(st, side)
+            ),
+        })
+    }
+
+    /// Checks that `key` is the key of the side to move, for `what`.
+    fn require_to_move(st: &Status, key: Option<&str>, what: &str) -> Result<(), Refusal> {
+        let held = Self::side_of(st, key);
+        if held == Some(st.to_move) {
+            Ok(())
+        } else {
+            Err(Self::not_yours(st, what, &[st.to_move], key))
+        }
+    }
+
+    /// Claims the invitation with `presented`: the second side's seat gets a new key, which
+    /// is returned with the side; the creator's key to that seat stops working.
+    ///
+    /// # Errors
+    /// [`Refusal::Forbidden`] for a key that is not this game's invitation,
+    /// [`Refusal::Conflict`] when the game has no invitation or it was used already.
+    pub fn claim(&self, presented: &str) -> Result<(Side, Key), Refusal> {
         let mut st = lock(&self.status);
-        st.touched = Instant::now();
-        self.state_of(&st)
+        match &st.invite {
+            Invite::None => Err(Refusal::Conflict(
+                "this game has no invitation: fewer than two people play it (its link only \
+                 watches)"
+                    .into(),
+            )),
+            Invite::Claimed => Err(Refusal::Conflict(
+                "this game's invitation was used already: its seat is taken (the link still \
+                 watches the game)"
+                    .into(),
+            )),
+            Invite::Open(invite) if !invite.matches(presented) => Err(Refusal::Forbidden(
+                "not this game's invitation: check the link you were sent".into(),
+            )),
+            Invite::Open(_) => {
+                let key = Key::new().map_err(Refusal::Conflict)?;
+                st.keys[INVITED.index()] = key.clone();
+                st.invite = Invite::Claimed;
+                st.touched = Instant::now();
+                st.version += 1;
+                self.publish(&st);
+                Ok((INVITED, key))
+            }
+        }
+    }
+
+    /// Whether the game has been idle (no change, no search) for the server's limit.
+    #[must_use]
+    pub fn expired(&self) -> bool {
+        let st = lock(&self.status);
+        st.search.is_none() && st.touched.elapsed() >= self.idle_limit
+    }
+
+    /// How long until the game expires unless it changes (zero while a search holds it).
+    #[must_use]
+    pub fn expires_in(&self) -> Option<Duration> {
+        let st = lock(&self.status);
+        st.search
+            .is_none()
+            .then(|| self.idle_limit.saturating_sub(st.touched.elapsed()))
+    }
+
+    /// Tells the pages that the game is dropped (the event streams end after it).
+    pub fn close(&self, reason: &str) {
+        let _ = self.events.send(Event {
+            kind: "dropped",
+            data: json!({ "reason": reason }).to_string(),
+        });
+    }
+
+    /// Gives the full table back once the game is over (the engine keeps a small one, in
+    /// case an undo brings the game back). Skips a game busy now; the next call frees it.
+    pub fn free_table_if_over(&self) {
+        if !self.full_table.load(Ordering::Relaxed) {
+            return;
+        }
+        {
+            let st = lock(&self.status);
+            if !st.over || st.search.is_some() {
+                return;
+            }
+        }
+        let Ok(mut game) = self.game.try_lock() else {
+            return;
+        };
+        let small = EngineConfig {
+            hash_mib: SMALL_HASH_MIB,
+            threads: 1,
+        };
+        if let Some(new) = rebuilt(game.as_ref(), &small) {
+            *game = new;
+            self.full_table.store(false, Ordering::Relaxed);
+            self.tables.give_back();
+        }
+    }
+
+    /// Before a search (the game locked): grows the engine's table to the full size at the
+    /// first search, while the server's budget has one; otherwise the search uses the table
+    /// the game has.
+    fn grow_table(&self, game: &mut Box<dyn Game>) {
+        if self.full_table.load(Ordering::Relaxed) || !self.tables.take() {
+            return;
+        }
+        let full = EngineConfig {
+            hash_mib: self.tables.hash_mib,
+            threads: 1,
+        };
+        match rebuilt(game.as_ref(), &full) {
+            Some(new) => {
+                *game = new;
+                self.full_table.store(true, Ordering::Relaxed);
+            }
+            None => self.tables.give_back(),
+        }
     }
 
     /// The game record now, in `qi play`'s `save` format.
     #[must_use]
     pub fn record(&self) -> String {
         lock(&self.status).record.clone()
-    }
-
-    /// How long since the last request or event, and whether the room is busy (a search or
-    /// a page following it): busy rooms are never dropped.
-    pub fn idle(&self) -> (Duration, bool) {
-        let st = lock(&self.status);
-        let busy = st.search.is_some() || self.watchers.load(Ordering::Relaxed) > 0;
-        (st.touched.elapsed(), busy)
     }
 
     /// A new subscription to the room's events.
@@ -237,17 +541,10 @@ impl Room {
         self.watchers.fetch_add(1, Ordering::Relaxed);
     }
 
-    /// A page stopped following the room. When it was the last and only engines play here,
-    /// the running search stops (the engine moves now) and no engine turn follows until
-    /// someone asks; a person's game keeps its engine's full time (a reloaded page is back).
+    /// A page stopped following the room (the game goes on without it: an engine against
+    /// engine game keeps playing).
     pub fn unwatch(&self) {
-        if self.watchers.fetch_sub(1, Ordering::Relaxed) == 1 && !self.seats.contains(&Seat::Human)
-        {
-            let st = lock(&self.status);
-            if let Some(search) = &st.search {
-                search.stop.store(true, Ordering::Relaxed);
-            }
-        }
+        self.watchers.fetch_sub(1, Ordering::Relaxed);
     }
 
     /// Whether the side to move may be played by a person now.
@@ -273,14 +570,16 @@ impl Room {
     }
 
     /// Plays a person's move (or a connect6 turn's first stone) from text, as `qi play` reads
-    /// it; returns the new state. The game is unchanged when it is refused.
+    /// it, for the holder of the side to move's `key`; returns the new state. The game is
+    /// unchanged when it is refused.
     ///
     /// # Errors
-    /// [`Refusal::Conflict`] when it is not a person's turn now, [`Refusal::Bad`] with the
-    /// game's reason for a move that does not read or is illegal.
-    pub fn play(&self, text: &str) -> Result<Value, Refusal> {
+    /// [`Refusal::Forbidden`] without the side to move's key, [`Refusal::Conflict`] when it is
+    /// not a person's turn now, [`Refusal::Bad`] with the game's reason for a move that does
+    /// not read or is illegal.
+    pub fn play(&self, text: &str, key: Option<&str>) -> Result<Value, Refusal> {
         let mut st = lock(&self.status);
-        st.touched = Instant::now();
+        Self::require_to_move(&st, key, "a move")?;
         self.check_human_turn(&st)?;
         if let Some(meaning) = marked(&st.state["board"], text) {
             return Err(Refusal::Bad(format!(
@@ -297,8 +596,18 @@ impl Room {
         Ok(self.state_of(&st))
     }
 
+    /// Stops the running search (the side to move's: an engine turn or a hint) for the holder
+    /// of that side's `key`; returns whether one was running.
+    ///
+    /// # Errors
+    /// [`Refusal::Forbidden`] without the side to move's key.
+    pub fn stop_for(&self, key: Option<&str>) -> Result<bool, Refusal> {
+        Self::require_to_move(&lock(&self.status), key, "stopping the engine")?;
+        Ok(self.stop())
+    }
+
     /// Stops the running search, if any; returns whether one was running.
-    pub fn stop(&self) -> bool {
+    fn stop(&self) -> bool {
         let st = lock(&self.status);
         match &st.search {
             Some(search) => {
@@ -327,15 +636,74 @@ impl Room {
         Ok(())
     }
 
-    /// Takes back turns: a resignation first; otherwise the last turn, and then more while
-    /// the engine would be to move and a person plays here, so that a person is to move
-    /// again. Returns the new state.
+    /// The sides whose turns an undo would take back now: the resigning side; otherwise the
+    /// last turn's, and then more while the engine would be to move and a person plays here.
+    fn undo_sides(&self, st: &Status) -> Vec<Side> {
+        if let Some(Ending {
+            outcome: Outcome::Win(winner),
+            ..
+        }) = &st.resigned
+        {
+            return vec![winner.opponent()];
+        }
+        let mut turns = st.turns.clone();
+        let human = self.seats.contains(&Seat::Human);
+        let mut taken = Vec::new();
+        while let Some(side) = turns.pop() {
+            taken.push(side);
+            if !(human && self.seats[side.index()] == Seat::Engine) {
+                break;
+            }
+        }
+        taken
+    }
+
+    /// Checks that `key` may undo now: it is the key of a side whose turn the undo takes
+    /// back (or who resigned).
     ///
     /// # Errors
-    /// [`Refusal::Conflict`] when there is nothing to take back.
-    pub fn undo(&self) -> Result<Value, Refusal> {
+    /// [`Refusal::Forbidden`] otherwise, [`Refusal::Conflict`] when there is nothing to take
+    /// back.
+    pub fn may_undo(&self, key: Option<&str>) -> Result<(), Refusal> {
+        self.check_undo(&lock(&self.status), key)
+    }
+
+    fn check_undo(&self, st: &Status, key: Option<&str>) -> Result<(), Refusal> {
+        let held = Self::side_of(st, key);
+        let taken = self.undo_sides(st);
+        if held.is_none() {
+            let need = if taken.is_empty() {
+                &[Side::First, Side::Second][..]
+            } else {
+                &taken[..1]
+            };
+            return Err(Self::not_yours(st, "undo", need, key));
+        }
+        if taken.is_empty() {
+            return Err(Refusal::Conflict("there is no move to take back".into()));
+        }
+        if !held.is_some_and(|h| taken.contains(&h)) {
+            return Err(Self::not_yours(
+                st,
+                "taking back this turn",
+                &taken[..1],
+                key,
+            ));
+        }
+        Ok(())
+    }
+
+    /// Takes back turns for the holder of `key`: a resignation first; otherwise the last
+    /// turn, and then more while the engine would be to move and a person plays here, so
+    /// that a person is to move again. Returns the new state.
+    ///
+    /// # Errors
+    /// [`Refusal::Forbidden`] unless `key` is the key of a side whose turn is taken back (or
+    /// who resigned); [`Refusal::Conflict`] when there is nothing to take back or a search
+    /// runs.
+    pub fn undo(&self, key: Option<&str>) -> Result<Value, Refusal> {
         let mut st = lock(&self.status);
-        st.touched = Instant::now();
+        self.check_undo(&st, key)?;
         if st.search.is_some() {
             return Err(Refusal::Conflict(
                 "the engine is thinking: press stop first".into(),
@@ -358,14 +726,50 @@ impl Room {
         Ok(self.state_of(&st))
     }
 
-    /// The side to move resigns when a person plays it; otherwise the one person playing
-    /// here does. Returns the new state.
+    /// Checks, before the engine is stopped for it, that `key` may resign now: it is a seat's
+    /// key, a person plays here and the game is not over.
     ///
     /// # Errors
-    /// [`Refusal::Conflict`] when the game is over, a search runs, or no person plays.
-    pub fn resign(&self) -> Result<Value, Refusal> {
+    /// [`Refusal::Forbidden`] without a seat's key, [`Refusal::Conflict`] when the game is
+    /// over or only engines play.
+    pub fn may_resign(&self, key: Option<&str>) -> Result<(), Refusal> {
+        let st = lock(&self.status);
+        if Self::side_of(&st, key).is_none() {
+            return Err(Self::not_yours(
+                &st,
+                "resigning",
+                &[Side::First, Side::Second],
+                key,
+            ));
+        }
+        if st.over {
+            return Err(Refusal::Conflict("the game is already over".into()));
+        }
+        if !self.seats.contains(&Seat::Human) {
+            return Err(Refusal::Conflict(
+                "only engines play this game: nobody can resign".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The side of `key` resigns when a person plays it; the key of an engine's seat (its
+    /// creator holds it) resigns for the person playing the other side. Returns the new
+    /// state.
+    ///
+    /// # Errors
+    /// [`Refusal::Forbidden`] without a seat's key, [`Refusal::Conflict`] when the game is
+    /// over, a search runs, or no person plays.
+    pub fn resign(&self, key: Option<&str>) -> Result<Value, Refusal> {
         let mut st = lock(&self.status);
-        st.touched = Instant::now();
+        let Some(held) = Self::side_of(&st, key) else {
+            return Err(Self::not_yours(
+                &st,
+                "resigning",
+                &[Side::First, Side::Second],
+                key,
+            ));
+        };
         if st.search.is_some() {
             return Err(Refusal::Conflict(
                 "the engine is thinking: press stop first".into(),
@@ -374,10 +778,10 @@ impl Room {
         if st.over {
             return Err(Refusal::Conflict("the game is already over".into()));
         }
-        let side = if self.seats[st.to_move.index()] == Seat::Human {
-            st.to_move
-        } else if let Some(i) = self.seats.iter().position(|&s| s == Seat::Human) {
-            if i == 0 { Side::First } else { Side::Second }
+        let side = if self.seats[held.index()] == Seat::Human {
+            held
+        } else if self.seats[held.opponent().index()] == Seat::Human {
+            held.opponent()
         } else {
             return Err(Refusal::Conflict(
                 "only engines play this game: nobody can resign".into(),
@@ -401,9 +805,17 @@ impl Room {
         }
     }
 
-    /// Marks a search as running, or refuses; returns its stop and cancel flags.
-    fn begin(&self, hint: bool) -> Result<(Arc<AtomicBool>, Arc<AtomicBool>), Refusal> {
+    /// Marks a search as running, or refuses (a hint needs the side to move's `key`);
+    /// returns its stop and cancel flags.
+    fn begin(
+        &self,
+        hint: bool,
+        key: Option<&str>,
+    ) -> Result<(Arc<AtomicBool>, Arc<AtomicBool>), Refusal> {
         let mut st = lock(&self.status);
+        if hint {
+            Self::require_to_move(&st, key, "a hint")?;
+        }
         st.touched = Instant::now();
         if st.search.is_some() {
             return Err(Refusal::Conflict("the engine is already thinking".into()));
@@ -453,7 +865,7 @@ impl Room {
 
     /// Starts the engine's turn when the engine is to move and nothing else runs: the search
     /// waits for a worker of `pool`, plays its move, and schedules the next engine turn
-    /// (engine against engine) while a page follows the game.
+    /// (engine against engine, whether or not a page follows the game).
     pub fn schedule(self: &Arc<Self>, pool: &Arc<Semaphore>) {
         {
             let st = lock(&self.status);
@@ -461,7 +873,7 @@ impl Room {
                 return;
             }
         }
-        let Ok((stop, cancel)) = self.begin(false) else {
+        let Ok((stop, cancel)) = self.begin(false, None) else {
             return;
         };
         let room = Arc::clone(self);
@@ -478,6 +890,7 @@ impl Room {
                 if cancel.load(Ordering::Relaxed) {
                     return;
                 }
+                worker.grow_table(&mut game);
                 let budget = worker.budget();
                 let mut report = worker.reporter();
                 game.engine_turn(&budget, &stop, &mut report);
@@ -487,23 +900,29 @@ impl Room {
             .await;
             drop(permit);
             room.end();
-            if played.is_ok() && room.watchers.load(Ordering::Relaxed) > 0 {
+            if played.is_ok() {
                 room.schedule(&pool);
             }
         });
     }
 
-    /// Thinks for the side to move without playing (a hint) on a worker of `pool`; returns
-    /// `bestmove`, `score` in words, `depth`, `pv`.
+    /// Thinks for the side to move without playing (a hint) on a worker of `pool`, for the
+    /// holder of that side's `key`; returns `bestmove`, `score` in words, `depth`, `pv`.
     ///
     /// # Errors
-    /// [`Refusal::Conflict`] when a search runs or the game is over.
-    pub async fn hint(self: &Arc<Self>, pool: &Arc<Semaphore>) -> Result<Value, Refusal> {
-        let (stop, _) = self.begin(true)?;
+    /// [`Refusal::Forbidden`] without the side to move's key, [`Refusal::Conflict`] when a
+    /// search runs or the game is over.
+    pub async fn hint(
+        self: &Arc<Self>,
+        pool: &Arc<Semaphore>,
+        key: Option<&str>,
+    ) -> Result<Value, Refusal> {
+        let (stop, _) = self.begin(true, key)?;
         let permit = worker_slot(pool, &stop).await;
         let worker = Arc::clone(self);
         let thought = tokio::task::spawn_blocking(move || {
             let mut game = lock(&worker.game);
+            worker.grow_table(&mut game);
             let budget = worker.budget();
             let mut report = worker.reporter();
             game.think(&budget, &stop, &mut report)

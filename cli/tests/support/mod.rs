@@ -2,8 +2,10 @@
 
 #![allow(dead_code)]
 
+use std::collections::HashMap;
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
+use std::sync::Mutex;
 
 use serde_json::Value;
 
@@ -13,13 +15,21 @@ pub struct Served {
     /// `http://127.0.0.1:PORT/`.
     pub url: String,
     agent: ureq::Agent,
+    /// The seat keys of every game created through [`Served::create`], by id.
+    keys: Mutex<HashMap<String, [String; 2]>>,
 }
 
 impl Served {
     /// Starts the server and reads its URL from the first line it prints.
     pub fn start() -> Served {
+        Self::start_with(&[])
+    }
+
+    /// Starts the server with more options (`--games 2`, `--idle 2s`).
+    pub fn start_with(options: &[&str]) -> Served {
         let mut child = Command::new(env!("CARGO_BIN_EXE_qi"))
             .args(["serve", "--port", "0", "--searches", "2"])
+            .args(options)
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
@@ -42,7 +52,12 @@ impl Served {
             .max_idle_connections_per_host(0)
             .build()
             .into();
-        Served { child, url, agent }
+        Served {
+            child,
+            url,
+            agent,
+            keys: Mutex::new(HashMap::new()),
+        }
     }
 
     /// `GET path` → (status, JSON body).
@@ -70,19 +85,71 @@ impl Served {
 
     /// `POST path` with any body and content type → (status, JSON body).
     pub fn post_raw(&self, path: &str, body: &str, content_type: &str) -> (u16, Value) {
-        let mut res = self
+        self.post_headers(path, body, &[("Content-Type", content_type)])
+    }
+
+    /// `POST path` with a JSON body and `key` (if any) as `Authorization: Bearer KEY`.
+    pub fn post_as(&self, path: &str, body: &Value, key: Option<&str>) -> (u16, Value) {
+        let auth = key.map(|k| format!("Bearer {k}"));
+        let mut headers = vec![("Content-Type", "application/json")];
+        if let Some(a) = &auth {
+            headers.push(("Authorization", a));
+        }
+        self.post_headers(path, &body.to_string(), &headers)
+    }
+
+    /// `POST path` with any body and headers → (status, JSON body).
+    pub fn post_headers(&self, path: &str, body: &str, headers: &[(&str, &str)]) -> (u16, Value) {
+        let mut req = self
             .agent
-            .post(format!("{}{}", self.url, path.trim_start_matches('/')))
-            .header("Content-Type", content_type)
-            .send(body)
-            .expect("the server answers");
+            .post(format!("{}{}", self.url, path.trim_start_matches('/')));
+        for (name, value) in headers {
+            req = req.header(*name, *value);
+        }
+        let mut res = req.send(body).expect("the server answers");
         answer(&mut res)
     }
 
-    /// Creates a game; panics unless it was created. Returns its state.
+    /// `POST /api/games/{id}/{action}` as the game's creator holding both seats: with the
+    /// key of `side` (0 or 1).
+    pub fn as_seat(&self, id: &str, side: usize, action: &str, body: &Value) -> (u16, Value) {
+        let key = self.seat_key(id, side);
+        self.post_as(&format!("/api/games/{id}/{action}"), body, Some(&key))
+    }
+
+    /// Plays `text` as the creator, with the key of the side to move now.
+    pub fn play(&self, id: &str, text: &str) -> (u16, Value) {
+        let state = self.get(&format!("/api/games/{id}")).1;
+        let side = state["to_move"].as_u64().expect("a side to move") as usize;
+        self.as_seat(id, side, "move", &serde_json::json!({ "move": text }))
+    }
+
+    /// The creator's key to `side` of the game `id`.
+    pub fn seat_key(&self, id: &str, side: usize) -> String {
+        self.keys.lock().unwrap()[id][side].clone()
+    }
+
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Creates a game; panics unless it was created. Returns its state, with the creator's
+    /// `seat_keys` and `invite` (also kept for [`Served::as_seat`]).
     pub fn create(&self, body: &Value) -> Value {
         let (status, state) = self.post("/api/games", body);
         assert_eq!(status, 201, "{state}");
+        let keys = state["seat_keys"]
+            .as_array()
+            .expect("seat keys")
+            .iter()
+            .map(|k| k.as_str().expect("a key").to_string())
+            .collect::<Vec<_>>();
+        let id = state["id"].as_str().expect("an id").to_string();
+        self.keys
+            .lock()
+            .unwrap()
+            .insert(id, [keys[0].clone(), keys[1].clone()]);
         state
     }
 

@@ -14,13 +14,54 @@ let selected = null; // from-to games: the name of the picked piece's cell
 let flipped = false;
 let letters = false;
 let suggestion = null; // a hint's move, drawn until the next state
+let limits = null; // the server's limits (GET /api/limits)
+let deadline = null; // when the server drops the game unless it changes (ms, this clock)
 
-async function api(method, path, body) {
+// ---- seats: the keys this browser holds -----------------------------------------------------
+// The server gives a game's creator a key for each side (and, for a game of two people, an
+// invitation to the second side's seat); a friend who opens the invitation gets a key of
+// their own for that seat. Keys are kept in this browser's localStorage, by game id; a page
+// without a key watches.
+
+function seatStore() {
+  try { return JSON.parse(localStorage.getItem('qi-seats') || '{}'); } catch { return {}; }
+}
+
+function keepSeats(id, entry) {
+  const all = seatStore();
+  all[id] = { ...(all[id] || {}), ...entry, seats: { ...((all[id] || {}).seats || {}), ...(entry.seats || {}) } };
+  localStorage.setItem('qi-seats', JSON.stringify(all));
+}
+
+function seatsOf(id) {
+  return seatStore()[id] || { seats: {} };
+}
+
+// The key this browser holds for `side` of the game shown, or null. The creator's key to the
+// invited seat stops working once a friend has claimed it.
+function mine(side) {
+  if (!state) return null;
+  const seat = seatsOf(state.id).seats[side];
+  if (!seat) return null;
+  if (seat.from === 'owner' && side === 1 && state.invitation === 'claimed') return null;
+  return seat.key;
+}
+
+function anyKey() {
+  return mine(0) || mine(1);
+}
+
+function watching() {
+  return !anyKey();
+}
+
+async function api(method, path, body, key) {
   const init = { method, headers: {} };
   if (body !== undefined) {
     init.headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body);
   }
+  if (key) init.headers.Authorization = `Bearer ${key}`;
   const res = await fetch(path, init);
   const text = await res.text();
   let data;
@@ -89,6 +130,10 @@ async function startGame(event) {
   }
   try {
     const s = await api('POST', '/api/games', body);
+    keepSeats(s.id, {
+      seats: { 0: { key: s.seat_keys[0], from: 'owner' }, 1: { key: s.seat_keys[1], from: 'owner' } },
+      invite: s.invite,
+    });
     history.pushState(null, '', `/?game=${s.id}`);
     openGame(s.id, s);
   } catch (e) {
@@ -111,6 +156,13 @@ function openGame(id, first) {
   source = new EventSource(`/api/games/${id}/events`);
   source.addEventListener('state', (e) => show(JSON.parse(e.data)));
   source.addEventListener('info', (e) => showInfo(JSON.parse(e.data)));
+  source.addEventListener('dropped', (e) => {
+    source.close();
+    source = null;
+    deadline = null;
+    $('expiry').textContent = '';
+    say(JSON.parse(e.data).reason);
+  });
   source.onerror = () => {
     if (source && source.readyState === EventSource.CLOSED) say('The connection to the server was lost: reload the page.');
   };
@@ -118,6 +170,43 @@ function openGame(id, first) {
   $('share').href = url;
   $('share').textContent = url;
   $('download').href = `/api/games/${id}/record`;
+}
+
+// The invitation link, shown to the creator while the second seat is free.
+function showInvite() {
+  const invite = seatsOf(state.id).invite;
+  const open = !!invite && state.invitation === 'open' && !!mine(0);
+  $('invite-box').hidden = !open;
+  if (open) {
+    const url = `${location.origin}/?game=${state.id}&invite=${invite}`;
+    $('invite').href = url;
+    $('invite').textContent = url;
+    $('invite-side').textContent = state.sides[1];
+  }
+}
+
+// A line under the buttons: when the server drops the game, counting down near the end.
+function showExpiry() {
+  const box = $('expiry');
+  if (!state || !limits || deadline === null) { box.textContent = ''; return; }
+  const idle = limits.idle_s;
+  const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+  const warn = Math.min(300, idle / 2);
+  if (!state.ending && !state.thinking && left <= warn) {
+    const m = Math.floor(left / 60);
+    const sec = String(left % 60).padStart(2, '0');
+    box.textContent = `No move for a while: the server drops this game in ${m}:${sec} unless someone moves.`;
+    box.className = 'warning';
+  } else {
+    box.textContent = `The server drops a game after ${spanText(idle)} without a move.`;
+    box.className = '';
+  }
+}
+
+function spanText(s) {
+  if (s >= 3600 && s % 3600 === 0) return `${s / 3600} h`;
+  if (s >= 60 && s % 60 === 0) return `${s / 60} min`;
+  return `${s} s`;
 }
 
 function show(s, redraw = false) {
@@ -131,6 +220,7 @@ function show(s, redraw = false) {
     flipped = s.board.flippable && s.seats[0] === 'engine' && s.seats[1] === 'human';
   }
   state = s;
+  deadline = Date.now() + s.drops_in_s * 1000;
   document.title = `qi · ${s.game}`;
   drawBoard();
   const b = s.board;
@@ -142,14 +232,20 @@ function show(s, redraw = false) {
     if (s.pending) status += ' · one more stone';
     if (s.thinking) status += ' · thinking…';
   }
+  if (watching()) status += ' · you are watching';
+  else if (s.seats[0] === 'human' && s.seats[1] === 'human' && !!mine(0) !== !!mine(1)) {
+    status += ` · you play ${s.sides[mine(0) ? 0 : 1]}`;
+  }
   $('status').textContent = status;
   $('notes').textContent = b.notes.join(' ');
   $('legend').textContent = b.hints.length > 0 && b.hint_meaning ? `✕ ${b.hint_meaning}` : '';
   const humanTurn = !s.ending && s.seats[s.to_move] === 'human' && !s.thinking;
-  $('stop').disabled = !s.thinking;
-  $('hint').disabled = !humanTurn;
-  $('undo').disabled = s.thinking || (s.moves.length === 0 && !(s.ending && /resigned/.test(s.ending.reason)));
-  $('resign').disabled = !!s.ending || s.thinking || !s.seats.includes('human');
+  $('stop').disabled = !s.thinking || !mine(s.to_move);
+  $('hint').disabled = !humanTurn || !mine(s.to_move);
+  $('undo').disabled = watching() || s.thinking || (s.moves.length === 0 && !(s.ending && /resigned/.test(s.ending.reason)));
+  $('resign').disabled = watching() || !!s.ending || s.thinking || !s.seats.includes('human');
+  showInvite();
+  showExpiry();
   $('flip').hidden = !b.flippable;
   $('pieces').hidden = b.click !== 'from-to';
   $('pieces').textContent = letters ? 'Chinese pieces' : 'Letters';
@@ -297,7 +393,7 @@ function drawBoard() {
 async function send(text) {
   say('');
   try {
-    show(await api('POST', `/api/games/${state.id}/move`, { move: text }));
+    show(await api('POST', `/api/games/${state.id}/move`, { move: text }, mine(state.to_move)));
   } catch (e) {
     say(e.message);
   }
@@ -309,6 +405,8 @@ function clicked(f, r) {
   if (state.ending) return say(`The game is over: ${state.ending.text}.`);
   if (state.thinking) return say('The engine is thinking: wait, or press "Move now".');
   if (state.seats[state.to_move] !== 'human') return say("It is the engine's turn.");
+  if (watching()) return say('You are watching this game: only its players move.');
+  if (!mine(state.to_move)) return say(`It is ${state.sides[state.to_move]}'s turn: the other player moves.`);
   const name = cellName(b, f, r);
   if (b.click === 'point') return send(name);
   if (b.click === 'column') return send(b.file_labels[f]);
@@ -329,10 +427,26 @@ function clicked(f, r) {
   say(`Pick one of ${state.sides[state.to_move]}'s pieces first.`);
 }
 
+// The key an action is sent with: the side it acts for, when this browser holds it.
+function keyFor(path) {
+  const s = state;
+  if (path === 'undo') {
+    const resigned = s.ending && /resigned/.test(s.ending.reason) && s.ending.winner !== null;
+    const last = s.moves.length > 0 ? s.moves[s.moves.length - 1].side : s.to_move;
+    return mine(resigned ? 1 - s.ending.winner : last) || anyKey();
+  }
+  if (path === 'resign') {
+    if (s.seats[s.to_move] === 'human' && mine(s.to_move)) return mine(s.to_move);
+    const human = s.seats.indexOf('human');
+    return (human >= 0 && mine(human)) || anyKey();
+  }
+  return mine(s.to_move);
+}
+
 async function action(path, after) {
   say('');
   try {
-    const r = await api('POST', `/api/games/${state.id}/${path}`);
+    const r = await api('POST', `/api/games/${state.id}/${path}`, undefined, keyFor(path));
     if (after) after(r);
     else if (r.id) show(r);
   } catch (e) {
@@ -360,6 +474,8 @@ function init() {
   $('pieces').addEventListener('click', () => { letters = !letters; show(state, true); });
   $('new').addEventListener('click', () => { history.pushState(null, '', '/'); showStart(); });
   window.addEventListener('popstate', route);
+  setInterval(showExpiry, 1000);
+  showLimits();
   api('GET', '/api/catalog').then((c) => {
     catalog = c.games;
     const sel = $('game');
@@ -374,11 +490,40 @@ function init() {
   }).catch((e) => { document.body.textContent = `qi: cannot reach the server (${e.message})`; });
 }
 
+// The server's limits, on the start screen.
+async function showLimits() {
+  try {
+    limits = await api('GET', '/api/limits');
+  } catch {
+    return;
+  }
+  $('limits').textContent = `This server keeps at most ${limits.games} games open (${limits.games_open} now) `
+    + `and drops a game after ${spanText(limits.idle_s)} without a move; `
+    + `${limits.searches} engine search${limits.searches === 1 ? '' : 'es'} run at once, others wait their turn.`;
+}
+
 async function route() {
-  const id = new URLSearchParams(location.search).get('game');
-  if (!id) return showStart();
+  const params = new URLSearchParams(location.search);
+  const id = params.get('game');
+  if (!id) {
+    showLimits();
+    return showStart();
+  }
+  // An invitation link: claim its seat once, then keep the plain game link.
+  const invite = params.get('invite');
+  let claimError = null;
+  if (invite) {
+    try {
+      const seat = await api('POST', `/api/games/${id}/claim`, { invite });
+      keepSeats(id, { seats: { [seat.side]: { key: seat.key, from: 'invite' } } });
+    } catch (e) {
+      claimError = e.message;
+    }
+    history.replaceState(null, '', `/?game=${id}`);
+  }
   try {
     openGame(id, await api('GET', `/api/games/${id}`));
+    if (claimError) say(claimError);
   } catch (e) {
     showStart();
     $('start-error').textContent = e.message;
