@@ -105,11 +105,23 @@ impl Driver {
                 ],
             }),
         );
-        ClientBuilder::new(HttpConnector::new())
-            .capabilities(caps)
-            .connect(&self.url)
-            .await
-            .expect("a Chromium session")
+        // chromedriver may listen before it takes sessions, and on a busy machine it has
+        // reset the first connection: a few tries, then the error.
+        let mut tries = 0;
+        loop {
+            match ClientBuilder::new(HttpConnector::new())
+                .capabilities(caps.clone())
+                .connect(&self.url)
+                .await
+            {
+                Ok(client) => return client,
+                Err(_) if tries < 10 => {
+                    tries += 1;
+                    tokio::time::sleep(Duration::from_millis(500)).await;
+                }
+                Err(e) => panic!("a Chromium session: {e}"),
+            }
+        }
     }
 }
 
@@ -578,4 +590,67 @@ async fn a_watchers_clicks_do_nothing() {
     until(&watcher, "!!document.querySelector('[data-stone=\"i9\"]')").await;
     player.close().await.unwrap();
     watcher.close().await.unwrap();
+}
+
+/// A clocked game against a level-1 engine chosen on the start screen: both clocks show, the
+/// side to move's runs, the engine answers on its own clock at the level picked, and the
+/// person's flag falls while the page waits: the game ends on time.
+#[tokio::test]
+async fn a_clocked_game_against_a_level_1_engine_ends_on_time() {
+    let Some(driver) = Driver::start("a_clocked_game_against_a_level_1_engine_ends_on_time") else {
+        return;
+    };
+    let served = Served::start();
+    let c = driver.browser().await;
+    c.goto(&served.url).await.expect("the page loads");
+    c.wait()
+        .for_element(Locator::Css("#game option"))
+        .await
+        .expect("the start screen");
+    select(&c, "game", "xiangqi").await;
+    select(&c, "first", "human").await;
+    select(&c, "second", "engine").await;
+    select(&c, "level", "1").await;
+    // An 8-second clock (the menu's shortest is a minute; the test adds a shorter choice).
+    js(
+        &c,
+        "(() => { const o = document.createElement('option'); o.value = '8+0'; \
+         o.textContent = '8 s'; document.getElementById('clock').append(o); return true; })()",
+    )
+    .await;
+    select(&c, "clock", "8+0").await;
+    click(&c, "start-button").await;
+    until(&c, "!!document.querySelector('#board svg')").await;
+    let state = page_state(&c, &served).await;
+    assert_eq!(state["level"], json!(1), "{state}");
+    assert_eq!(state["clock"]["control"], json!("8s"), "{state}");
+    until(
+        &c,
+        "!document.getElementById('clocks').hidden \
+         && document.getElementById('clock-0').classList.contains('running') \
+         && !document.getElementById('clock-1').classList.contains('running')",
+    )
+    .await;
+    click_cell(&c, "h2").await;
+    until(&c, "!!document.querySelector('[data-target=\"e2\"]')").await;
+    click_cell(&c, "e2").await;
+    // The engine replies; its clock ran for it.
+    until(&c, "document.querySelectorAll('#moves li').length >= 2 || document.getElementById('status').textContent.includes('Red to move')").await;
+    let replied = served.wait_state(state["id"].as_str().unwrap(), |st| {
+        st["moves"].as_array().unwrap().len() == 2 || !st["ending"].is_null()
+    });
+    assert_eq!(replied["moves"].as_array().unwrap().len(), 2, "{replied}");
+    let black = replied["clock"]["remaining_ms"][1].as_u64().unwrap();
+    assert!(black < 8000, "the engine's clock never ran: {replied}");
+    // Letters: the picture reads on machines without CJK fonts too.
+    click(&c, "pieces").await;
+    screenshot(&c, "clock").await;
+    // Red waits: its flag falls and the page says so.
+    until(
+        &c,
+        "document.getElementById('status').textContent.includes('Red ran out of time')",
+    )
+    .await;
+    assert_eq!(text(&c, "clock-0").await, "Red 0:00.0");
+    c.close().await.unwrap();
 }

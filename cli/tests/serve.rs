@@ -663,3 +663,70 @@ fn every_route_answers_bad_input_with_a_reason() {
     assert_eq!(after["version"], game["version"]);
     assert_eq!(after["invitation"], json!("open"));
 }
+
+/// A game on a clock: the state shows both clocks (the side to move's running, the other
+/// gaining its increment after its turn), the engine answers on its own clock, the record
+/// carries the time control and each turn's time, and a person who never moves loses on
+/// time, which undo cannot take back. Bad clocks and levels are refused.
+#[test]
+fn clocks_run_and_a_flag_fall_ends_the_game() {
+    let s = Served::start();
+    let game = s.create(&json!({
+        "game": "xiangqi", "players": ["human", "engine"], "clock": "5+1", "level": 1,
+    }));
+    let g = id(&game);
+    assert_eq!(game["clock"]["control"], json!("5s+1s"));
+    assert_eq!(game["clock"]["running"], json!(0));
+    assert_eq!(game["level"], json!(1));
+    let (status, _) = s.as_seat(&g, 0, "move", &json!({"move": "h2e2"}));
+    assert_eq!(status, 200);
+    let replied = s.wait_state(&g, |st| {
+        st["moves"].as_array().unwrap().len() == 2 && st["thinking"] == json!(false)
+    });
+    let clock = &replied["clock"];
+    assert_eq!(clock["running"], json!(0), "{clock}");
+    // Black's engine answered on its own clock, with time to spare.
+    let black = clock["remaining_ms"][1].as_u64().unwrap();
+    assert!(black > 0, "{clock}");
+    let record = s.get_text(&format!("/api/games/{g}/record"));
+    assert!(record.contains("[TimeControl \"5+1\"]"), "{record}");
+    assert_eq!(record.matches("[%emt ").count(), 2, "{record}");
+    // Red never moves again: its flag falls (the server ends the game by itself).
+    let over = s.wait_state(&g, |st| !st["ending"].is_null());
+    assert_eq!(over["ending"]["result"], json!("0-1"), "{over}");
+    assert!(
+        over["ending"]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("Red ran out of time"),
+        "{over}"
+    );
+    assert_eq!(over["clock"]["remaining_ms"][0], json!(0), "{over}");
+    assert_eq!(over["clock"]["running"], json!(null), "{over}");
+    let (status, answer) = s.as_seat(&g, 0, "undo", &json!(null));
+    assert_eq!(status, 409, "{answer}");
+    assert!(reason(&answer).contains("lost on time"), "{answer}");
+    let (status, answer) = s.as_seat(&g, 0, "move", &json!({"move": "h0g2"}));
+    assert_eq!(status, 409, "{answer}");
+    // Bad clocks and levels: 400 with the reason.
+    for (body, needle) in [
+        (json!({"game": "gomoku", "clock": "0+1"}), "bad clock '0+1'"),
+        (
+            json!({"game": "gomoku", "clock": "fast"}),
+            "bad clock 'fast'",
+        ),
+        (json!({"game": "gomoku", "level": 9}), "bad level '9'"),
+        (json!({"game": "gomoku", "level": 0}), "bad level '0'"),
+    ] {
+        let (status, answer) = s.post("/api/games", &body);
+        assert_eq!(status, 400, "{body}: {answer}");
+        assert!(reason(&answer).contains(needle), "{body}: {answer}");
+    }
+    // A hint shows the best few lines.
+    let game = s.create(&json!({"game": "xiangqi", "players": ["human", "engine"], "depth": 3}));
+    let (status, hint) = s.as_seat(&id(&game), 0, "hint", &json!(null));
+    assert_eq!(status, 200, "{hint}");
+    let lines = hint["lines"].as_array().expect("lines");
+    assert_eq!(lines.len(), 3, "{hint}");
+    assert_eq!(lines[0]["pv"][0], hint["bestmove"], "{hint}");
+}

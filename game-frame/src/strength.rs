@@ -94,9 +94,11 @@ impl fmt::Display for Level {
     }
 }
 
-/// The Elo the ladder of matches measured for each level (docs/strength-levels.md), index
-/// `level - 1`, on a scale where level 1 is 800: what UCI's `UCI_Elo` asks for.
-pub const LEVEL_ELO: [i32; LEVELS as usize] = [800, 1000, 1200, 1400, 1600, 1800, 2000, 2200];
+/// The Elo of each level (index `level - 1`) on a scale where level 1 is 800, chained from
+/// the xiangqi ladder of matches between neighbouring levels (40 games a pair at 100 ms a
+/// move, docs/strength-levels.md; steps of 203 to 382, each ±100 to ±300 at 95 %): what
+/// UCI's and UCCI's `UCI_Elo` asks for. Rounded to tens.
+pub const LEVEL_ELO: [i32; LEVELS as usize] = [800, 1070, 1270, 1630, 2010, 2280, 2640, 2880];
 
 impl Level {
     /// The level whose measured Elo ([`LEVEL_ELO`]) is nearest to `elo` (clamped to the

@@ -130,6 +130,19 @@ impl GomokuSpec {
     }
 }
 
+/// Gomoku's depth of levels 1 to 7. In gomoku depth is what makes a level: over 30 games a
+/// pair, levels at the same depth played even whatever their weakness (depth 2 at weakness
+/// 110 against 70: 16-13-1; depth 4 at 70 against 45: 14-16), one ply more won 120 to 280
+/// Elo (docs/strength-levels.md).
+pub const LEVEL_DEPTH: [u32; 7] = [1, 1, 2, 3, 4, 5, 6];
+
+/// Gomoku's weakness of levels 1 to 7 (see [`LEVEL_DEPTH`]).
+pub const LEVEL_WEAKNESS: [i32; 7] = [120, 60, 80, 70, 60, 45, 30];
+
+/// Gomoku's unit of levels 1 to 7 (evaluation units; an open three is about 200): level 1
+/// forgives deficits of up to an open three and a half, the others half an open three.
+pub const LEVEL_UNIT: [i32; 7] = [300, 100, 100, 100, 100, 100, 100];
+
 fn serve_gomocup(input: Box<dyn BufRead + '_>, output: Box<dyn Write + Send>) -> io::Result<()> {
     crate::gomocup::run(input, output)
 }
@@ -379,10 +392,21 @@ impl Rules for Board {
         }
     }
 
-    /// Gomoku levels: [`LevelSettings::standard`] with a unit of 100 (half an open three):
-    /// below level 5 no VCF or VCT search, a five and the block of a four still seen.
+    /// Gomoku levels: [`LevelSettings::standard`] with a unit of 100 (half an open three)
+    /// and gomoku's own depths, weaknesses and units ([`LEVEL_DEPTH`], [`LEVEL_WEAKNESS`],
+    /// [`LEVEL_UNIT`]): below
+    /// level 5 no VCF or VCT search, a five and the block of a four still seen.
     fn level_settings(pick: LevelPick) -> LevelSettings {
-        LevelSettings::standard(pick, 100)
+        let mut settings = LevelSettings::standard(pick, 100);
+        if !pick.level.is_full() {
+            let i = usize::from(pick.level.get() - 1);
+            settings.depth = Some(LEVEL_DEPTH[i]);
+            if let Some(skill) = settings.skill.as_mut() {
+                skill.weakness = LEVEL_WEAKNESS[i];
+                skill.unit = LEVEL_UNIT[i];
+            }
+        }
+        settings
     }
 
     fn game_name(&self) -> &'static str {

@@ -44,7 +44,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use futures_util::stream::{self, Stream, StreamExt};
 use game_core::text::escape_controls;
-use game_frame::{EngineConfig, Setup, quoted};
+use game_frame::{EngineConfig, Level, LevelPick, Setup, TimeControl, quoted};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::sync::Semaphore;
@@ -108,13 +108,27 @@ impl Server {
         }
     }
 
-    /// Looks after the games, once a second until the runtime ends: gives back the full
-    /// engine table of every game that is over, and drops the games idle for the limit
-    /// (their pages get a `dropped` event first).
+    /// Looks after the games until the runtime ends: every tenth of a second ends the games
+    /// whose clock ran out; once a second gives back the full engine table of every game
+    /// that is over, and drops the games idle for the limit (their pages get a `dropped`
+    /// event first).
     pub async fn tend(self) {
-        let mut tick = tokio::time::interval(Duration::from_secs(1));
+        let mut tick = tokio::time::interval(Duration::from_millis(100));
+        let mut ticks = 0u64;
         loop {
             tick.tick().await;
+            ticks += 1;
+            let rooms: Vec<Arc<Room>> = {
+                let games = self.games.lock().unwrap_or_else(PoisonError::into_inner);
+                games.values().cloned().collect()
+            };
+            // A game clock that ran out ends its game within a tenth of a second.
+            for room in &rooms {
+                room.check_flag();
+            }
+            if ticks % 10 != 0 {
+                continue;
+            }
             let rooms: Vec<Arc<Room>> = {
                 let games = self.games.lock().unwrap_or_else(PoisonError::into_inner);
                 games.values().cloned().collect()
@@ -299,6 +313,12 @@ pub struct NewGame {
     pub movetime_ms: Option<u64>,
     /// The engine's depth limit (1 to 64; default none: the time decides).
     pub depth: Option<u32>,
+    /// A game clock for both sides, `BASE+INCREMENT` like `5m+3s` or `10+0.1` (seconds);
+    /// default none. The engine then plays to its clock, and a side whose clock runs out
+    /// loses.
+    pub clock: Option<String>,
+    /// The engine's strength level, 1 (weakest) to 8 (the full engine, the default).
+    pub level: Option<u8>,
 }
 
 /// The routes over `server`.
@@ -477,6 +497,21 @@ fn build(req: &NewGame, server: &Server) -> Result<Created, ApiError> {
     {
         return Err(ApiError::bad(format!("depth {d} is out of range: 1 to 64")));
     }
+    let clock = match req.clock.as_deref().map(str::trim) {
+        None | Some("") => None,
+        Some(text) => Some(
+            text.parse::<TimeControl>()
+                .map_err(|e| ApiError::bad(e.to_string()))?,
+        ),
+    };
+    let level = match req.level {
+        None => None,
+        Some(n) => Some(Level::new(n).map_err(|e| ApiError::bad(e.to_string()))?),
+    };
+    let level = level.filter(|l| !l.is_full()).map(|level| LevelPick {
+        level,
+        seed: Level::clock_seed(),
+    });
     let unavailable = |e| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, e);
     let keys = [
         Key::new().map_err(unavailable)?,
@@ -499,6 +534,8 @@ fn build(req: &NewGame, server: &Server) -> Result<Created, ApiError> {
             invite: invite.clone().map_or(Invite::None, Invite::Open),
             tables: Arc::clone(&server.tables),
             idle_limit: server.limits.idle,
+            clock,
+            level,
         },
     );
     Ok(Created { room, keys, invite })

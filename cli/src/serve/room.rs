@@ -8,7 +8,10 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant, SystemTime};
 
 use game_core::{Outcome, Side};
-use game_frame::{Budget, Ending, EngineConfig, Game, GameSpec, Info, Setup};
+use game_frame::{
+    Budget, Ending, EngineConfig, Game, GameClock, GameSpec, Info, LEVELS, LevelPick, Setup,
+    TimeControl,
+};
 use serde_json::{Map, Value, json};
 use tokio::sync::{Semaphore, broadcast};
 
@@ -59,6 +62,12 @@ impl Seat {
     }
 }
 
+/// Principal variations a hint shows.
+pub const HINT_LINES: u32 = 3;
+
+/// Time the server keeps in reserve on the engine's clock for its own work.
+const CLOCK_OVERHEAD: Duration = Duration::from_millis(50);
+
 /// A pushed event: its SSE name (`state`, `info`, `dropped`) and its JSON text.
 #[derive(Clone, Debug)]
 pub struct Event {
@@ -103,6 +112,9 @@ struct Status {
     keys: [Key; 2],
     /// The invitation to the second side's seat of a person-against-person game.
     invite: Invite,
+    /// The game clock of a game played on one: the side to move's runs; it gains the
+    /// increment after each turn.
+    clock: Option<GameClock>,
 }
 
 /// The invitation of a game whose both sides a person plays: the creator holds both seats
@@ -205,6 +217,10 @@ pub struct RoomConfig {
     pub tables: Arc<Tables>,
     /// The server's idle limit: the game is dropped after this long without a change.
     pub idle_limit: Duration,
+    /// The game clock, if the game is played on one (the engine then plays to its clock).
+    pub clock: Option<TimeControl>,
+    /// The engine's strength level below the full engine, with its seed.
+    pub level: Option<LevelPick>,
 }
 
 /// One game served to browsers.
@@ -229,6 +245,8 @@ pub struct Room {
     full_table: AtomicBool,
     /// The server's idle limit: the game is dropped after this long without a change.
     idle_limit: Duration,
+    /// The engine's strength level below the full engine, with its seed.
+    pub level: Option<LevelPick>,
 }
 
 impl Drop for Room {
@@ -261,6 +279,8 @@ impl Room {
             invite,
             tables,
             idle_limit,
+            clock,
+            level,
         } = config;
         let (events, _) = broadcast::channel(64);
         let status = Status {
@@ -276,6 +296,7 @@ impl Room {
             touched: Instant::now(),
             keys,
             invite,
+            clock: clock.map(GameClock::new),
         };
         let room = Arc::new(Room {
             id,
@@ -290,6 +311,7 @@ impl Room {
             tables,
             full_table: AtomicBool::new(false),
             idle_limit,
+            level,
         });
         {
             let game = lock(&room.game);
@@ -301,8 +323,34 @@ impl Room {
 
     /// Recomputes the stored state from the game (the caller holds the game).
     fn refresh(&self, st: &mut Status, game: &dyn Game) {
+        let over = st.resigned.is_some() || game.ending().is_some();
+        let turns = game.turn_sides().len();
+        if let Some(c) = st.clock.as_mut() {
+            let now = Instant::now();
+            if turns < st.turns.len() {
+                // Taken back: the clocks keep their readings, the turns their times.
+                c.take_back(turns);
+            } else if game.side_to_move() != st.to_move {
+                c.press(turns.saturating_sub(1), now);
+            }
+            if over {
+                c.pause(now);
+            } else {
+                c.start(game.side_to_move(), now);
+            }
+        }
         st.state = game_state(game, st.resigned.as_ref());
-        st.record = game.record(self.seats.map(Seat::record_name), st.resigned.as_ref());
+        let players = self.seats.map(Seat::record_name);
+        st.record = match &st.clock {
+            Some(c) => game.record_with(
+                players,
+                st.resigned.as_ref().or(game.ending().as_ref()),
+                "qi",
+                &[("TimeControl", c.time_control().tag())],
+                &c.turn_times(turns),
+            ),
+            None => game.record(players, st.resigned.as_ref()),
+        };
         st.to_move = game.side_to_move();
         st.turns = game.turn_sides();
         st.over = st.resigned.is_some() || game.ending().is_some();
@@ -318,7 +366,9 @@ impl Room {
     /// game unless it changes; a search running holds it), `changed_at_ms` (the server's
     /// clock at the last move, undo or resignation, in milliseconds since the Unix epoch) and
     /// `engine_table_mib` (the engine's transposition table now: 1 until its first search,
-    /// then the server's size while the game goes on). No key is ever part of it.
+    /// then the server's size while the game goes on), `level` (the engine's strength, 1..8)
+    /// and `clock` (`null`, or `control` like `5m+3s`, each side's `remaining_ms` now and the
+    /// `running` side's index). No key is ever part of it.
     fn state_of(&self, st: &Status) -> Value {
         let mut m = st.state.clone();
         m.insert("id".into(), json!(self.id));
@@ -353,6 +403,21 @@ impl Room {
             SMALL_HASH_MIB
         };
         m.insert("engine_table_mib".into(), json!(mib));
+        m.insert(
+            "level".into(),
+            json!(self.level.map_or(LEVELS, |p| p.level.get())),
+        );
+        let clock = st.clock.as_ref().map(|c| {
+            let now = Instant::now();
+            let remaining =
+                [Side::First, Side::Second].map(|s| c.remaining(s, now).as_millis() as u64);
+            json!({
+                "control": c.time_control().to_string(),
+                "remaining_ms": remaining,
+                "running": c.running().map(Side::index),
+            })
+        });
+        m.insert("clock".into(), json!(clock));
         Value::Object(m)
     }
 
@@ -589,6 +654,11 @@ impl Room {
         }
         // No search runs (checked above), so the game's lock is free or about to be.
         let mut game = lock(&self.game);
+        if self.flag_fall(&mut st, game.as_ref()) {
+            return Err(Refusal::Conflict(
+                "your time ran out before this move: the game is over".into(),
+            ));
+        }
         game.play_text(text).map_err(Refusal::Bad)?;
         self.refresh(&mut st, game.as_ref());
         drop(game);
@@ -669,6 +739,16 @@ impl Room {
     }
 
     fn check_undo(&self, st: &Status, key: Option<&str>) -> Result<(), Refusal> {
+        if st.clock.is_some()
+            && st
+                .resigned
+                .as_ref()
+                .is_some_and(|e| e.reason.ends_with("ran out of time"))
+        {
+            return Err(Refusal::Conflict(
+                "the game was lost on time: it cannot be taken back".into(),
+            ));
+        }
         let held = Self::side_of(st, key);
         let taken = self.undo_sides(st);
         if held.is_none() {
@@ -795,14 +875,68 @@ impl Room {
         Ok(self.state_of(&st))
     }
 
-    /// The engine's budget for a turn or a hint.
-    fn budget(&self) -> Budget {
+    /// The engine's budget for a turn or a hint (of `hint`: three lines, full strength, on
+    /// the asking side's clock): the time per move, or the side to move's clock.
+    fn budget(&self, hint: bool) -> Budget {
+        let st = lock(&self.status);
+        let clock = st
+            .clock
+            .as_ref()
+            .map(|c| c.engine_clock(st.to_move, Instant::now(), CLOCK_OVERHEAD));
         Budget {
             depth: self.depth,
-            time: Some(self.movetime),
+            time: if clock.is_some() {
+                None
+            } else {
+                Some(self.movetime)
+            },
             nodes: None,
-            ..Default::default()
+            clock,
+            multipv: if hint { HINT_LINES } else { 1 },
+            level: if hint { None } else { self.level },
         }
+    }
+
+    /// Ends the game on time when the running clock has run out: the side to move loses as
+    /// its game's rules say, a search of it stops. Tried without waiting for a lock (a busy
+    /// game is looked at again on the next tick); returns whether a flag fell.
+    pub fn check_flag(&self) -> bool {
+        {
+            let st = lock(&self.status);
+            let flagged = st.clock.as_ref().and_then(|c| c.flagged(Instant::now()));
+            if st.over || flagged.is_none() {
+                return false;
+            }
+            if let Some(search) = &st.search {
+                search.stop.store(true, Ordering::Relaxed);
+                search.cancel.store(true, Ordering::Relaxed);
+            }
+        }
+        let Ok(game) = self.game.try_lock() else {
+            return false;
+        };
+        let Ok(mut st) = self.status.try_lock() else {
+            return false;
+        };
+        self.flag_fall(&mut st, game.as_ref())
+    }
+
+    /// Ends the game when the side to move's flag has fallen (the caller holds the game and
+    /// the state); returns whether it did.
+    fn flag_fall(&self, st: &mut Status, game: &dyn Game) -> bool {
+        let Some(side) = st.clock.as_ref().and_then(|c| c.flagged(Instant::now())) else {
+            return false;
+        };
+        if st.over {
+            return false;
+        }
+        st.resigned = Some(Ending::time_forfeit(
+            game.flag_fall(side),
+            game.side_name(side),
+        ));
+        self.refresh(st, game);
+        self.publish(st);
+        true
     }
 
     /// Marks a search as running, or refuses (a hint needs the side to move's `key`);
@@ -891,10 +1025,23 @@ impl Room {
                     return;
                 }
                 worker.grow_table(&mut game);
-                let budget = worker.budget();
+                let budget = worker.budget(false);
                 let mut report = worker.reporter();
-                game.engine_turn(&budget, &stop, &mut report);
+                let side = game.side_to_move();
+                let thought = game.engine_turn(&budget, &stop, &mut report);
                 let mut st = lock(&worker.status);
+                let late = st
+                    .clock
+                    .as_ref()
+                    .is_some_and(|c| c.flagged(Instant::now()) == Some(side));
+                if late {
+                    // The move came after the flag fell: it does not count.
+                    if thought.bestmove.is_some() {
+                        game.undo_turn();
+                    }
+                    worker.flag_fall(&mut st, game.as_ref());
+                    return;
+                }
                 worker.refresh(&mut st, game.as_ref());
             })
             .await;
@@ -907,7 +1054,8 @@ impl Room {
     }
 
     /// Thinks for the side to move without playing (a hint) on a worker of `pool`, for the
-    /// holder of that side's `key`; returns `bestmove`, `score` in words, `depth`, `pv`.
+    /// holder of that side's `key`; returns `bestmove`, `score` in words, `depth`, `pv`, and
+    /// `lines`: the best few ([`HINT_LINES`]), each with its `score` in words and `pv`.
     ///
     /// # Errors
     /// [`Refusal::Forbidden`] without the side to move's key, [`Refusal::Conflict`] when a
@@ -923,7 +1071,7 @@ impl Room {
         let thought = tokio::task::spawn_blocking(move || {
             let mut game = lock(&worker.game);
             worker.grow_table(&mut game);
-            let budget = worker.budget();
+            let budget = worker.budget(true);
             let mut report = worker.reporter();
             game.think(&budget, &stop, &mut report)
         })
@@ -931,11 +1079,17 @@ impl Room {
         drop(permit);
         self.end();
         let thought = thought.map_err(|_| Refusal::Conflict("the hint's search failed".into()))?;
+        let lines: Vec<Value> = thought
+            .lines
+            .iter()
+            .map(|l| json!({"score": thought.line_score_text(l), "pv": l.pv}))
+            .collect();
         Ok(json!({
             "bestmove": thought.bestmove,
             "score": thought.score_text(),
             "depth": thought.depth,
             "pv": thought.pv,
+            "lines": lines,
         }))
     }
 

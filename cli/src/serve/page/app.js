@@ -116,6 +116,8 @@ async function startGame(event) {
     movetime_ms: Number($('movetime').value),
   };
   if ($('depth').value !== '') body.depth = Number($('depth').value);
+  if ($('clock').value !== '') body.clock = $('clock').value;
+  if ($('level').value !== '8') body.level = Number($('level').value);
   const setup = $('setup').value.trim();
   if (/\[Game\s/i.test(setup)) {
     body.record = setup;
@@ -203,6 +205,40 @@ function showExpiry() {
   }
 }
 
+// ---- clocks --------------------------------------------------------------------------------
+
+let clockAt = 0; // when the shown state arrived: the running clock counts down from then
+
+/// A clock reading as game clocks show it: 4:59, 1:02:03, and tenths under ten seconds.
+function clockText(ms) {
+  const tenths = Math.max(0, Math.floor(ms / 100));
+  const secs = Math.floor(tenths / 10);
+  const h = Math.floor(secs / 3600);
+  const m = Math.floor(secs / 60) % 60;
+  const sec = String(secs % 60).padStart(2, '0');
+  if (h > 0) return `${h}:${String(m).padStart(2, '0')}:${sec}`;
+  if (secs < 10) return `${m}:${sec}.${tenths % 10}`;
+  return `${m}:${sec}`;
+}
+
+/// Both clocks, the running one counting down since the state arrived (the server ends the
+/// game when it reaches zero).
+function showClocks() {
+  const c = state && state.clock;
+  $('clocks').hidden = !c;
+  if (!c) return;
+  for (const side of [0, 1]) {
+    let ms = c.remaining_ms[side];
+    const running = c.running === side && !state.ending;
+    if (running) ms -= Date.now() - clockAt;
+    const e = $(`clock-${side}`);
+    e.textContent = `${state.sides[side]} ${clockText(ms)}`;
+    e.dataset.ms = Math.max(0, Math.round(ms));
+    e.classList.toggle('running', running);
+    e.classList.toggle('low', ms < 10000);
+  }
+}
+
 function spanText(s) {
   if (s >= 3600 && s % 3600 === 0) return `${s / 3600} h`;
   if (s >= 60 && s % 60 === 0) return `${s / 60} min`;
@@ -220,6 +256,7 @@ function show(s, redraw = false) {
     flipped = s.board.flippable && s.seats[0] === 'engine' && s.seats[1] === 'human';
   }
   state = s;
+  clockAt = Date.now();
   deadline = Date.now() + s.drops_in_s * 1000;
   document.title = `qi · ${s.game}`;
   drawBoard();
@@ -237,6 +274,7 @@ function show(s, redraw = false) {
     status += ` · you play ${s.sides[mine(0) ? 0 : 1]}`;
   }
   $('status').textContent = status;
+  showClocks();
   $('notes').textContent = b.notes.join(' ');
   $('legend').textContent = b.hints.length > 0 && b.hint_meaning ? `✕ ${b.hint_meaning}` : '';
   const humanTurn = !s.ending && s.seats[s.to_move] === 'human' && !s.thinking;
@@ -465,7 +503,9 @@ function init() {
     action('hint', (h) => {
       if (!h.bestmove) return say('No hint: the game is over.');
       suggestion = h.bestmove;
-      say(`Hint: ${h.bestmove} (${h.score}, depth ${h.depth})`, 'info');
+      const others = (h.lines || []).slice(1).map((l) => `${l.pv[0]} (${l.score})`);
+      const also = others.length > 0 ? `; also ${others.join(', ')}` : '';
+      say(`Hint: ${h.bestmove} (${h.score}, depth ${h.depth})${also}`, 'info');
       drawBoard();
     });
   });
@@ -475,6 +515,7 @@ function init() {
   $('new').addEventListener('click', () => { history.pushState(null, '', '/'); showStart(); });
   window.addEventListener('popstate', route);
   setInterval(showExpiry, 1000);
+  setInterval(showClocks, 100);
   showLimits();
   api('GET', '/api/catalog').then((c) => {
     catalog = c.games;
