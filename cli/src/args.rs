@@ -73,13 +73,14 @@ pub struct EngineArgs {
     #[arg(long, value_name = "MIB", default_value_t = 64, value_parser = clap::value_parser!(u32).range(game_core::search::MIN_HASH_MIB as i64..=game_core::search::MAX_HASH_MIB as i64))]
     pub hash: u32,
     /// Strength level 1..=8: 1 is a beginner's opponent, 8 the full engine (the default).
-    /// Below 8 the engine searches less and picks among its best few moves, making the
-    /// mistakes of a weaker player.
-    #[arg(long, value_name = "LEVEL")]
+    /// Below 8 the engine searches less (the level's depth and node caps override --depth
+    /// and --nodes when smaller) and picks among its best few moves, making the mistakes of
+    /// a weaker player. A hint in `play` always comes from the full engine.
+    #[arg(long, value_name = "LEVEL", allow_hyphen_values = true)]
     pub level: Option<Level>,
     /// The seed of a level's choices: the same seed replays the same choices (default: a
-    /// new one every run).
-    #[arg(long, value_name = "N")]
+    /// new one every run; without --level there is nothing to seed).
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
     pub seed: Option<u64>,
 }
 

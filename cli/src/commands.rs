@@ -336,11 +336,13 @@ pub fn analyze(
         ..engine.budget(ANALYZE_TIME)
     };
     // Text mode shows every completed iteration on stderr; JSON mode stays quiet.
-    let thought = game.think(&budget, &stop, &mut |info| {
+    let mut thought = game.think(&budget, &stop, &mut |info| {
         if !json {
             eprintln!("{}", play::live_line(info));
         }
     });
+    // As many lines as asked for (a level searches more for its own choice).
+    thought.lines.truncate(multipv as usize);
     if json {
         writeln!(out, "{}", thought.to_json())?;
     } else {

@@ -135,7 +135,7 @@ enum Command {
         /// Play on a game clock: base time per side + increment per turn, like 5m+3s, 10+0.1
         /// (seconds) or 15m. The engine plays to its own clock (unless --time gives it a time
         /// per move); a side whose clock runs out loses.
-        #[arg(long, value_name = "BASE+INC", value_parser = parse_clock)]
+        #[arg(long, value_name = "BASE+INC", value_parser = parse_clock, allow_hyphen_values = true)]
         clock: Option<TimeControl>,
         #[command(flatten)]
         engine: EngineArgs,
@@ -162,7 +162,7 @@ enum Command {
         #[arg(long)]
         json: bool,
         /// Principal variations to show, best first (1..=16; connect6 shows one).
-        #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=16))]
+        #[arg(long, value_name = "K", default_value_t = 1, allow_hyphen_values = true, value_parser = clap::value_parser!(u32).range(1..=16))]
         multipv: u32,
     },
     /// Count the leaf nodes of the legal move tree to a depth (move generator check).
@@ -218,9 +218,10 @@ enum Command {
 #[derive(clap::Args, Clone, Debug)]
 struct ProtocolArgs {
     /// Play at strength level 1..8 (8, the default, is the full engine), for GUIs that cannot
-    /// set it (the Gomocup and ConnectMore protocols have no strength option; over UCI and
-    /// UCCI a GUI can also set UCI_LimitStrength and UCI_Elo).
-    #[arg(long, value_name = "LEVEL")]
+    /// set it (the Gomocup and ConnectMore standards have no strength option; qi also reads
+    /// its own `INFO level N` and `level N`, and over UCI and UCCI `UCI_LimitStrength` with
+    /// `UCI_Elo`).
+    #[arg(long, value_name = "LEVEL", allow_hyphen_values = true)]
     level: Option<game_frame::Level>,
 }
 

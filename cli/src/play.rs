@@ -240,10 +240,14 @@ pub fn run(
                     write!(out, "{}", record(game, config, clock.as_ref(), Some(end)))?;
                     return Ok(());
                 }
-                writeln!(
-                    out,
-                    "Type 'save FILE' to keep the game record, 'undo' to take back, or 'quit'."
-                )?;
+                if end.reason.ends_with(OUT_OF_TIME) {
+                    writeln!(out, "Type 'save FILE' to keep the game record, or 'quit'.")?;
+                } else {
+                    writeln!(
+                        out,
+                        "Type 'save FILE' to keep the game record, 'undo' to take back, or 'quit'."
+                    )?;
+                }
             }
             let line = match prompt(input, out, config, "game over> ", None)? {
                 Prompted::Line(line) => line,
@@ -363,8 +367,11 @@ pub fn run(
                 writeln!(out, "{}", wrap(&moves, 78))?;
             }
             Command::Hint => {
-                // A hint thinks on the asking side's own clock.
-                let budget = turn_budget(config, clock.as_ref(), side);
+                // A hint thinks on the asking side's own clock, at full strength.
+                let budget = Budget {
+                    level: None,
+                    ..turn_budget(config, clock.as_ref(), side)
+                };
                 let thought = think(game, config, &budget, &stop, err, false)?;
                 if let Some(mv) = &thought.bestmove {
                     let note = thought

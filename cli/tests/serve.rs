@@ -717,6 +717,22 @@ fn clocks_run_and_a_flag_fall_ends_the_game() {
         ),
         (json!({"game": "gomoku", "level": 9}), "bad level '9'"),
         (json!({"game": "gomoku", "level": 0}), "bad level '0'"),
+        (
+            json!({"game": "gomoku", "level": 300}),
+            "level: bad level '300'",
+        ),
+        (
+            json!({"game": "gomoku", "level": "3"}),
+            "level: bad level '\"3\"'",
+        ),
+        (
+            json!({"game": "gomoku", "level": 3.5}),
+            "level: bad level '3.5'",
+        ),
+        (
+            json!({"game": "gomoku", "clock": "5m", "movetime_ms": 200}),
+            "a clock or a time per move",
+        ),
     ] {
         let (status, answer) = s.post("/api/games", &body);
         assert_eq!(status, 400, "{body}: {answer}");

@@ -5,7 +5,7 @@
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use game_frame::{Budget, EngineConfig, Game, GameSpec};
+use game_frame::{Budget, EngineConfig, Game, GameSpec, LEVELS, Level, LevelPick};
 
 use super::client::{Client, Clocks, Fault, Reply, TimeControl};
 use super::engine::{EngineSpec, Log, Proto};
@@ -17,12 +17,14 @@ pub struct Local {
     config: EngineConfig,
     depth: Option<u32>,
     nodes: Option<u64>,
+    /// A strength level below the full engine.
+    level: Option<LevelPick>,
     game: Option<Box<dyn Game>>,
 }
 
 impl Local {
     /// An in-process qi for `spec` with the engine spec's options: `hash` (MiB), `threads`,
-    /// `depth`, `nodes`.
+    /// `depth`, `nodes`, `level` (1..8; its choices seeded from the clock).
     ///
     /// # Errors
     /// A message for an option that is unknown or does not read.
@@ -32,6 +34,7 @@ impl Local {
             config: EngineConfig::default(),
             depth: None,
             nodes: None,
+            level: None,
             game: None,
         };
         for (k, v) in &engine.options {
@@ -59,9 +62,18 @@ impl Local {
                 }
                 "depth" => local.depth = Some(number(1, 100)? as u32),
                 "nodes" => local.nodes = Some(number(1, u64::MAX)?),
+                "level" => {
+                    let level = Level::new(number(1, u64::from(LEVELS))? as u8)
+                        .map_err(|e| e.to_string())?;
+                    local.level = (!level.is_full()).then(|| LevelPick {
+                        level,
+                        seed: Level::clock_seed(),
+                    });
+                }
                 _ => {
                     return Err(format!(
-                        "unknown in-process option '{k}': expected hash, threads, depth or nodes"
+                        "unknown in-process option '{k}': expected hash, threads, depth, nodes \
+                         or level"
                     ));
                 }
             }
@@ -109,6 +121,7 @@ impl Local {
             depth: self.depth,
             nodes: self.nodes,
             time: Some(time),
+            level: self.level,
             ..Default::default()
         };
         let start = Instant::now();

@@ -44,7 +44,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use futures_util::stream::{self, Stream, StreamExt};
 use game_core::text::escape_controls;
-use game_frame::{EngineConfig, Level, LevelPick, Setup, TimeControl, quoted};
+use game_frame::{EngineConfig, Level, LevelError, LevelPick, Setup, TimeControl, quoted};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::sync::Semaphore;
@@ -318,7 +318,7 @@ pub struct NewGame {
     /// loses.
     pub clock: Option<String>,
     /// The engine's strength level, 1 (weakest) to 8 (the full engine, the default).
-    pub level: Option<u8>,
+    pub level: Option<Value>,
 }
 
 /// The routes over `server`.
@@ -504,9 +504,20 @@ fn build(req: &NewGame, server: &Server) -> Result<Created, ApiError> {
                 .map_err(|e| ApiError::bad(e.to_string()))?,
         ),
     };
-    let level = match req.level {
-        None => None,
-        Some(n) => Some(Level::new(n).map_err(|e| ApiError::bad(e.to_string()))?),
+    if clock.is_some() && req.movetime_ms.is_some() {
+        return Err(ApiError::bad(
+            "give the engine a clock or a time per move (movetime_ms), not both".to_string(),
+        ));
+    }
+    let level = match &req.level {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(
+            v.as_u64()
+                .and_then(|n| u8::try_from(n).ok())
+                .ok_or_else(|| LevelError(v.to_string()))
+                .and_then(Level::new)
+                .map_err(|e| ApiError::bad(format!("level: {e}")))?,
+        ),
     };
     let level = level.filter(|l| !l.is_full()).map(|level| LevelPick {
         level,

@@ -113,8 +113,9 @@ async function startGame(event) {
   const g = chosenGame();
   const body = {
     players: [$('first').value, $('second').value],
-    movetime_ms: Number($('movetime').value),
   };
+  // A clock or a time per move: the engine plays to its clock when there is one.
+  if ($('clock').value === '') body.movetime_ms = Number($('movetime').value);
   if ($('depth').value !== '') body.depth = Number($('depth').value);
   if ($('clock').value !== '') body.clock = $('clock').value;
   if ($('level').value !== '8') body.level = Number($('level').value);
