@@ -227,13 +227,7 @@ pub fn run(
             }
             if !announced {
                 announce(game, end, out)?;
-                if let Some(c) = &clock {
-                    writeln!(
-                        out,
-                        "{}",
-                        clock_line(game, c, Instant::now(), &config.style)
-                    )?;
-                }
+                show_clock(game, clock.as_ref(), config, out)?;
                 announced = true;
                 if !humans {
                     writeln!(out)?;
@@ -290,13 +284,7 @@ pub fn run(
         }
         if config.players[side.index()] == Player::Engine {
             let budget = turn_budget(config, clock.as_ref(), side);
-            if let Some(c) = &clock {
-                writeln!(
-                    out,
-                    "{}",
-                    clock_line(game, c, Instant::now(), &config.style)
-                )?;
-            }
+            show_clock(game, clock.as_ref(), config, out)?;
             let thought = think(game, config, &budget, &stop, err, true)?;
             let now = Instant::now();
             if let Some(c) = clock.as_mut() {
@@ -437,6 +425,23 @@ fn turn_budget(config: &PlayConfig, clock: Option<&GameClock>, side: Side) -> Bu
                 .with_clock(c.engine_clock(side, Instant::now(), CLOCK_OVERHEAD))
         }
         _ => config.budget.clone(),
+    }
+}
+
+/// Writes the clock line, when the game has a clock.
+fn show_clock(
+    game: &dyn Game,
+    clock: Option<&GameClock>,
+    config: &PlayConfig,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    match clock {
+        Some(c) => writeln!(
+            out,
+            "{}",
+            clock_line(game, c, Instant::now(), &config.style)
+        ),
+        None => Ok(()),
     }
 }
 

@@ -214,10 +214,7 @@ impl Session {
             },
             ("level", Some(n)) => match n.parse::<Level>() {
                 Ok(level) => {
-                    self.level = (!level.is_full()).then(|| LevelPick {
-                        level,
-                        seed: Level::clock_seed(),
-                    });
+                    self.level = LevelPick::fresh(level);
                 }
                 Err(e) => error_line(out, &e.to_string())?,
             },

@@ -139,6 +139,18 @@ pub struct LevelPick {
     pub seed: u64,
 }
 
+impl LevelPick {
+    /// `level` with a seed from the clock ([`Level::clock_seed`]), as a GUI's or a page's
+    /// strength setting reaches an engine; `None` for the full engine.
+    #[must_use]
+    pub fn fresh(level: Level) -> Option<LevelPick> {
+        (!level.is_full()).then(|| LevelPick {
+            level,
+            seed: Level::clock_seed(),
+        })
+    }
+}
+
 /// What a level means for one game's engine (every `None` leaves the budget's own limit).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct LevelSettings {

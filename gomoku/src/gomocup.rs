@@ -431,10 +431,7 @@ impl Brain {
                 let level: Level = value
                     .parse()
                     .map_err(|e: LevelError| format!("INFO level: {e}"))?;
-                self.level = (!level.is_full()).then(|| LevelPick {
-                    level,
-                    seed: Level::clock_seed(),
-                });
+                self.level = LevelPick::fresh(level);
             }
             "max_node" => {
                 let v = int(value)?;

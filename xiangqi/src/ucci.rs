@@ -63,14 +63,6 @@ struct Session<W: Write + Send + 'static> {
     elo_level: Level,
 }
 
-/// `level` with a seed from the clock, as a GUI's strength setting reaches the engine.
-fn level_pick(level: Level) -> LevelPick {
-    LevelPick {
-        level,
-        seed: Level::clock_seed(),
-    }
-}
-
 impl<W: Write + Send + 'static> Session<W> {
     /// Handles one line; `Ok(false)` after `quit`.
     fn handle(&mut self, line: &str) -> io::Result<bool> {
@@ -182,7 +174,11 @@ impl<W: Write + Send + 'static> Session<W> {
             "uci_limitstrength" => match flag(value) {
                 Ok(on) => {
                     self.limit_strength = on;
-                    self.engine.strength = on.then(|| level_pick(self.elo_level));
+                    self.engine.strength = if on {
+                        LevelPick::fresh(self.elo_level)
+                    } else {
+                        None
+                    };
                 }
                 Err(e) => return self.engine.error(&e),
             },
@@ -190,7 +186,7 @@ impl<W: Write + Send + 'static> Session<W> {
                 Ok(e) if (LEVEL_ELO[0]..=LEVEL_ELO[LEVEL_ELO.len() - 1]).contains(&e) => {
                     self.elo_level = Level::from_elo(e);
                     if self.limit_strength {
-                        self.engine.strength = Some(level_pick(self.elo_level));
+                        self.engine.strength = LevelPick::fresh(self.elo_level);
                     }
                 }
                 Ok(e) => {
@@ -204,7 +200,7 @@ impl<W: Write + Send + 'static> Session<W> {
             },
             "level" => match value.map(str::parse::<Level>) {
                 Some(Ok(level)) => {
-                    self.engine.strength = (!level.is_full()).then(|| level_pick(level));
+                    self.engine.strength = LevelPick::fresh(level);
                 }
                 Some(Err(e)) => return self.engine.error(&e.to_string()),
                 None => return self.engine.error("'level' needs a number 1..8"),

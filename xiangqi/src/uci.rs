@@ -59,14 +59,6 @@ struct Session<W: Write + Send + 'static> {
     elo_level: Level,
 }
 
-/// `level` with a seed from the clock, as a GUI's strength setting reaches the engine.
-fn level_pick(level: Level) -> LevelPick {
-    LevelPick {
-        level,
-        seed: Level::clock_seed(),
-    }
-}
-
 impl<W: Write + Send + 'static> Session<W> {
     fn handle(&mut self, line: &str) -> io::Result<bool> {
         let tokens: Vec<&str> = line.split_whitespace().collect();
@@ -160,7 +152,7 @@ impl<W: Write + Send + 'static> Session<W> {
             "uci_limitstrength" => match value.map(str::to_ascii_lowercase).as_deref() {
                 Some("true") => {
                     self.limit_strength = true;
-                    self.engine.strength = Some(level_pick(self.elo_level));
+                    self.engine.strength = LevelPick::fresh(self.elo_level);
                     Ok(())
                 }
                 Some("false") => {
@@ -177,13 +169,13 @@ impl<W: Write + Send + 'static> Session<W> {
                 spin(LEVEL_ELO[0] as u64, LEVEL_ELO[LEVEL_ELO.len() - 1] as u64).map(|e| {
                     self.elo_level = Level::from_elo(e as i32);
                     if self.limit_strength {
-                        self.engine.strength = Some(level_pick(self.elo_level));
+                        self.engine.strength = LevelPick::fresh(self.elo_level);
                     }
                 })
             }
             "level" => spin(1, u64::from(LEVELS)).map(|n| {
                 let level = Level::new(n as u8).unwrap_or(Level::FULL);
-                self.engine.strength = (!level.is_full()).then(|| level_pick(level));
+                self.engine.strength = LevelPick::fresh(level);
             }),
             "ponder" => match value {
                 Some("true" | "false") => Ok(()),

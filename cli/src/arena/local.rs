@@ -65,10 +65,7 @@ impl Local {
                 "level" => {
                     let level = Level::new(number(1, u64::from(LEVELS))? as u8)
                         .map_err(|e| e.to_string())?;
-                    local.level = (!level.is_full()).then(|| LevelPick {
-                        level,
-                        seed: Level::clock_seed(),
-                    });
+                    local.level = LevelPick::fresh(level);
                 }
                 _ => {
                     return Err(format!(

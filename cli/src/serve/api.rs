@@ -519,10 +519,7 @@ fn build(req: &NewGame, server: &Server) -> Result<Created, ApiError> {
                 .map_err(|e| ApiError::bad(format!("level: {e}")))?,
         ),
     };
-    let level = level.filter(|l| !l.is_full()).map(|level| LevelPick {
-        level,
-        seed: Level::clock_seed(),
-    });
+    let level = level.and_then(LevelPick::fresh);
     let unavailable = |e| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, e);
     let keys = [
         Key::new().map_err(unavailable)?,
