@@ -1,6 +1,6 @@
 //! The weights of the gomoku move ordering: name, value, and the range a tuner may move it in.
 //! Tuned by `qi tune gomoku --policy --data rr-free-train.txt rr-renju-train.txt --epochs 300 --lr
-//! 30 --threads 2 --out /work/scratch/data/pol1.rs`
+//! 30 --threads 2 --out pol1.rs`
 //! from 107767 moves (cross-entropy 3.4605 and top-1 0.0 % with the previous weights, 2.4124 and
 //! 28.6 % with these).
 //! The data: 4,500 games of Rapfi self-play (classical, `timeout_turn=40`, random 3-move openings,

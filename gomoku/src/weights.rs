@@ -1,6 +1,6 @@
 //! The weights of the gomoku evaluation: name, value, and the range a tuner may move it in.
 //! Tuned by `qi tune gomoku --data free-d4-s11.txt renju-d4-s12.txt --epochs 600 --threads 2 --out
-//! /work/main/gomoku/src/weights.rs`
+//! gomoku/src/weights.rs`
 //! from 42799 positions of self-play (K = 0.001939; mean squared error 0.197777 with the previous
 //! weights, 0.126014 with these and a first-side advantage of 263). The data came from:
 //! - `qi selfplay gomoku --games 1500 --depth 4 --threads 2 --seed 11 --out free-d4-s11.txt`
