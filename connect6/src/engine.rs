@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use game_core::score::mate_in;
-use game_core::search::{Limits, MAX_DEPTH, SearchOptions, SearchResult, Searcher};
+use game_core::search::{Limits, MAX_DEPTH, SearchOptions, Searcher};
 use game_core::skill::Skill;
 use game_core::{Position, Score};
 
@@ -488,16 +488,7 @@ impl Engine {
             })
         };
         // A level plays the line its skill chooses.
-        let chosen = self.skill.map_or(0, |k| k.choose(&result.lines, pos.key()));
-        let result = match result.lines.get(chosen) {
-            Some(line) if chosen > 0 => SearchResult {
-                best_move: line.pv.first().copied(),
-                score: line.score,
-                pv: line.pv.clone(),
-                ..result
-            },
-            _ => result,
-        };
+        let result = result.play_line(self.skill, pos.key());
         let first = result.best_move.unwrap_or(roots[0][0]);
         let mut turn = vec![first];
         if left == 2 {

@@ -290,13 +290,8 @@ pub fn search_turn<P: Rules, E: Evaluate<P>>(
         });
     });
     // A level plays the line its skill chooses.
-    let chosen = settings
-        .and_then(|s| s.skill)
-        .map_or(0, |skill| skill.choose(&result.lines, position.key()));
-    let (score, pv) = match result.lines.get(chosen) {
-        Some(line) => (line.score, line.pv.clone()),
-        None => (result.score, result.pv.clone()),
-    };
+    let result = result.play_line(settings.and_then(|s| s.skill), position.key());
+    let (score, pv) = (result.score, result.pv.clone());
     let mut decision = Decision {
         turn: Vec::new(),
         score,

@@ -527,15 +527,7 @@ impl<W: Write + Send + 'static> Engine<W> {
                 std::thread::sleep(Duration::from_millis(1));
             }
             // A limited strength plays the line its skill chooses.
-            let chosen = skill.map_or(0, |k| k.choose(&result.lines, pos.key()));
-            let result = match result.lines.get(chosen) {
-                Some(line) if chosen > 0 => SearchResult {
-                    best_move: line.pv.first().copied(),
-                    ponder_move: line.pv.get(1).copied(),
-                    ..result
-                },
-                _ => result,
-            };
+            let result = result.play_line(skill, pos.key());
             let _ = send(&out, &dialect.best_move_line(&result));
             c.done.store(true, Ordering::Release);
             searcher
