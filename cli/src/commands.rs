@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use game_core::{Outcome, Side};
 
-use game_frame::{Budget, Ending, EngineConfig, Game, Style, TimeControl};
+use game_frame::{Budget, Ending, EngineConfig, Game, GameClock, Style, TimeControl, clock_text};
 
 use crate::CliError;
 use crate::args::{EngineArgs, PositionArgs};
@@ -156,6 +156,7 @@ pub fn play(
             choose(i, flag, player(flag, v, false)?)?;
         }
     }
+    let mut game_clock = clock.map(GameClock::new);
     let mut game: Box<dyn Game> = match (load, kind) {
         (Some(file), _) => {
             let text = text.unwrap_or_default();
@@ -169,6 +170,7 @@ pub fn play(
             if chosen == [None, None] {
                 chosen = saved_players(&text, game.as_ref());
             }
+            game_clock = record::resumed_clock(&text, game.as_ref(), clock);
             game
         }
         (None, Some(kind)) => kind.0.build(&setup.setup(), &config)?,
@@ -218,7 +220,7 @@ pub fn play(
         echo: !io::stdin().is_terminal(),
         live_in_place: io::stderr().is_terminal(),
         live_lines: info || io::stderr().is_terminal(),
-        clock,
+        clock: game_clock.clone(),
         live_clock: io::stdout().is_terminal(),
     };
     let mut input = play::StdinLines::spawn();
@@ -236,11 +238,32 @@ pub fn play(
             .level
             .filter(|l| !l.is_full())
             .map_or(String::new(), |l| format!(", the engine at level {l} of 8")),
-        clock.map_or(String::new(), |tc| format!(", on a {tc} clock")),
+        game_clock
+            .as_ref()
+            .map_or(String::new(), |c| on_clock(game.as_ref(), c)),
     )?;
     play::run(game.as_mut(), &play_config, &mut input, &mut out, &mut err)?;
     out.flush()?;
     Ok(())
+}
+
+/// `, on a 5m+3s clock` for the greeting; with the times left when a loaded game's clocks
+/// go on (`, on a 5m+3s clock (Black 4:12, White 3:58 left)`).
+fn on_clock(game: &dyn Game, clock: &GameClock) -> String {
+    let now = std::time::Instant::now();
+    let base = clock.time_control().base;
+    let left = [Side::First, Side::Second].map(|s| clock.remaining(s, now));
+    let mut text = format!(", on a {} clock", clock.time_control());
+    if left.iter().any(|&r| r != base) {
+        text.push_str(&format!(
+            " ({} {}, {} {} left)",
+            game.side_name(Side::First),
+            clock_text(left[0]),
+            game.side_name(Side::Second),
+            clock_text(left[1])
+        ));
+    }
+    text
 }
 
 /// Who played each side in a record `qi play` saved (its side tags say `human` and `qi`), so

@@ -18,9 +18,7 @@ use std::time::{Duration, Instant};
 use game_core::text::escape_controls;
 use game_core::{Outcome, Side};
 
-use game_frame::{
-    Budget, Ending, Game, GameClock, Info, Style, Thought, TimeControl, clock_text, paint,
-};
+use game_frame::{Budget, Ending, Game, GameClock, Info, Style, Thought, clock_text, paint};
 
 /// Who plays a side.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -58,9 +56,10 @@ pub struct PlayConfig {
     pub live_in_place: bool,
     /// Whether the live search lines are written at all (a terminal, or `--info`).
     pub live_lines: bool,
-    /// The game clock, if the game is played on one. The engine then plays to its clock
+    /// The game clock at the start, if the game is played on one (a loaded game's as its
+    /// record left it, [`crate::record::resumed_clock`]). The engine then plays to its clock
     /// unless `budget` gives it a time per move.
-    pub clock: Option<TimeControl>,
+    pub clock: Option<GameClock>,
     /// Standard output is a terminal: the clock line above the prompt counts down live.
     pub live_clock: bool,
 }
@@ -216,7 +215,7 @@ pub fn run(
     // A resignation or a flag fall: the game ends although the position does not.
     let mut decided: Option<Ending> = None;
     let mut announced = false;
-    let mut clock = config.clock.map(GameClock::new);
+    let mut clock = config.clock.clone();
     let humans = config.players.contains(&Player::Human);
     show_board(game, config, out)?;
     loop {
@@ -436,18 +435,16 @@ fn show_clock(
     out: &mut dyn Write,
 ) -> io::Result<()> {
     match clock {
-        Some(c) => writeln!(
-            out,
-            "{}",
-            clock_line(game, c, Instant::now(), &config.style)
-        ),
+        Some(c) => writeln!(out, "{}", clock_line(game, c, Instant::now(), config)),
         None => Ok(()),
     }
 }
 
-/// Both clocks for people: `Clock: Black 4:58 *  White 5:00` (the running one marked).
-fn clock_line(game: &dyn Game, clock: &GameClock, now: Instant, style: &Style) -> String {
-    let mark = if style.unicode { "◀" } else { "*" };
+/// Both clocks for people: `Clock (5m+3s): Black 4:58 ◀   White 5:00` (the running one
+/// marked). On a live terminal the line fits its width, so that redrawing it in place
+/// rewrites one row: without the time control when narrow, cut at the edge when narrower.
+fn clock_line(game: &dyn Game, clock: &GameClock, now: Instant, config: &PlayConfig) -> String {
+    let mark = if config.style.unicode { "◀" } else { "*" };
     let side_text = |side: Side| {
         let running = if clock.running() == Some(side) {
             format!(" {mark}")
@@ -460,12 +457,26 @@ fn clock_line(game: &dyn Game, clock: &GameClock, now: Instant, style: &Style) -
             clock_text(clock.remaining(side, now))
         )
     };
-    format!(
-        "Clock ({}): {}   {}",
-        clock.time_control(),
-        side_text(Side::First),
-        side_text(Side::Second)
-    )
+    let both = format!("{}   {}", side_text(Side::First), side_text(Side::Second));
+    let full = format!("Clock ({}): {both}", clock.time_control());
+    let width = config
+        .live_clock
+        .then(|| terminal_size::terminal_size().map(|(w, _)| usize::from(w.0)))
+        .flatten();
+    fit_width(full, both, width)
+}
+
+/// `full` when it fits in `width - 1` columns (the last column left free: a full row wraps
+/// on some terminals), else `short`, cut to fit when it does not either; `full` without a
+/// width.
+fn fit_width(full: String, short: String, width: Option<usize>) -> String {
+    let Some(width) = width else { return full };
+    let room = width.saturating_sub(1);
+    if full.chars().count() <= room {
+        full
+    } else {
+        short.chars().take(room).collect()
+    }
 }
 
 /// The game record, with the time control and each turn's time when played on a clock.
@@ -705,11 +716,7 @@ fn prompt(
 ) -> io::Result<Prompted> {
     let line = loop {
         if let Some((game, c)) = clock {
-            writeln!(
-                out,
-                "{}",
-                clock_line(game, c, Instant::now(), &config.style)
-            )?;
+            writeln!(out, "{}", clock_line(game, c, Instant::now(), config))?;
         }
         write!(out, "{}", paint(config.style.color, "1", text))?;
         out.flush()?;
@@ -746,7 +753,7 @@ fn prompt(
                     if let Some((game, c)) = clock {
                         // Save the cursor, rewrite the line above, restore the cursor: what
                         // the person has typed so far stays where it is.
-                        let line = clock_line(game, c, Instant::now(), &config.style);
+                        let line = clock_line(game, c, Instant::now(), config);
                         write!(out, "\x1b7\x1b[1A\r\x1b[2K{line}\x1b8")?;
                         out.flush()?;
                     }
@@ -822,6 +829,16 @@ pub fn wrap(words: &[String], width: usize) -> String {
 mod tests {
     use super::*;
     use game_frame::{EngineConfig, Session};
+
+    #[test]
+    fn the_clock_line_fits_a_narrow_terminal() {
+        let full = || "Clock (5m+3s): Black 4:58 ◀   White 5:00".to_string();
+        let short = || "Black 4:58 ◀   White 5:00".to_string();
+        assert_eq!(fit_width(full(), short(), None), full());
+        assert_eq!(fit_width(full(), short(), Some(80)), full());
+        assert_eq!(fit_width(full(), short(), Some(40)), short());
+        assert_eq!(fit_width(full(), short(), Some(13)), "Black 4:58 ◀");
+    }
 
     #[test]
     fn ascii_style_drops_non_ascii_words() {

@@ -14,7 +14,10 @@
 //! Xiangqi records carry `[Game "Chinese Chess"]`, `[FEN "..."]` and `[Format "ICCS"]` with
 //! the moves as `H2-E2` and the same moves in WXF in a comment, as XiangQi GUIs read them.
 
-use game_frame::{EngineConfig, Game, GameSpec, Setup, quoted};
+use std::time::Duration;
+
+use game_frame::clock::parse_emt;
+use game_frame::{EngineConfig, Game, GameClock, GameSpec, Setup, TimeControl, quoted};
 
 use crate::CliError;
 use crate::registry::{self, GameArg};
@@ -26,6 +29,9 @@ pub struct Record {
     pub tags: Vec<(String, String)>,
     /// The move tokens (move numbers, results and comments removed).
     pub moves: Vec<String>,
+    /// Each move token's time from a `{[%emt 0:00:03.2]}` comment after it (as long as
+    /// `moves`; `None` where there is none).
+    pub times: Vec<Option<Duration>>,
 }
 
 impl Record {
@@ -68,17 +74,28 @@ pub fn parse(text: &str) -> Result<Record, String> {
             movetext.push('\n');
         }
     }
-    // Remove {comments} and (variations).
+    // Remove {comments} and (variations); a comment's `%emt` time becomes a token of its own
+    // (`\u{1}` and the milliseconds) that times the move before it.
     let mut clean = String::new();
+    let mut comment = String::new();
     let mut depth_brace = 0;
     let mut depth_paren = 0;
     for c in movetext.chars() {
         match c {
             '{' => depth_brace += 1,
-            '}' if depth_brace > 0 => depth_brace -= 1,
+            '}' if depth_brace > 0 => {
+                depth_brace -= 1;
+                if depth_brace == 0 && depth_paren == 0 {
+                    if let Some(t) = emt_of(&comment) {
+                        clean.push_str(&format!(" {EMT_MARK}{} ", t.as_millis()));
+                    }
+                    comment.clear();
+                }
+            }
             '(' if depth_brace == 0 => depth_paren += 1,
             ')' if depth_brace == 0 && depth_paren > 0 => depth_paren -= 1,
             _ if depth_brace == 0 && depth_paren == 0 => clean.push(c),
+            _ if depth_brace > 0 && depth_paren == 0 => comment.push(c),
             _ => {}
         }
     }
@@ -100,9 +117,26 @@ pub fn parse(text: &str) -> Result<Record, String> {
         if token.is_empty() || matches!(token, "1-0" | "0-1" | "1/2-1/2" | "*") {
             continue;
         }
+        if let Some(ms) = token.strip_prefix(EMT_MARK) {
+            if let (Some(slot), Ok(ms)) = (record.times.last_mut(), ms.parse()) {
+                *slot = Some(Duration::from_millis(ms));
+            }
+            continue;
+        }
         record.moves.push(token.to_string());
+        record.times.push(None);
     }
     Ok(record)
+}
+
+/// Marks a move time read from a comment among the move tokens (a control character no
+/// record holds).
+const EMT_MARK: char = '\u{1}';
+
+/// The time in a comment's `[%emt 0:00:03.2]` command, if it has one.
+fn emt_of(comment: &str) -> Option<Duration> {
+    let rest = &comment[comment.find("[%emt")? + "[%emt".len()..];
+    parse_emt(&rest[..rest.find(']')?])
 }
 
 /// The first game of a file and how many games it holds: a new game starts at a tag line
@@ -144,6 +178,29 @@ pub fn games(text: &str) -> Vec<&str> {
 pub fn side_tag(text: &str, side: &str) -> Option<String> {
     let record = parse(first_game(text).0).ok()?;
     record.tag(side).map(str::to_string)
+}
+
+/// The clocks of `game`, loaded from the record `text`: the time control `given` (`--clock`,
+/// the page's choice) or else the record's `[TimeControl]` tag. When the control is the
+/// record's, the game goes on with the clocks it had: each turn's `%emt` time is spent
+/// again ([`GameClock::resumed`]); otherwise both clocks start at the base. `None` when
+/// neither gives a control.
+#[must_use]
+pub fn resumed_clock(text: &str, game: &dyn Game, given: Option<TimeControl>) -> Option<GameClock> {
+    let record = parse(first_game(text.trim_start_matches('\u{feff}')).0).ok();
+    let saved = record
+        .as_ref()
+        .and_then(|r| r.tag("TimeControl"))
+        .and_then(|t| t.parse::<TimeControl>().ok());
+    let tc = given.or(saved)?;
+    let sides = game.turn_sides();
+    match record {
+        Some(r) if saved == Some(tc) && r.times.len() == sides.len() => {
+            let turns: Vec<_> = sides.into_iter().zip(r.times).collect();
+            Some(GameClock::resumed(tc, &turns))
+        }
+        _ => Some(GameClock::new(tc)),
+    }
 }
 
 /// Sorted lowercase point tokens, to compare stone setups.
@@ -376,6 +433,7 @@ fn check_agrees(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use game_core::Side;
 
     #[test]
     fn parses_tags_and_moves() {
@@ -386,6 +444,34 @@ mod tests {
         assert_eq!(r.tag("game"), Some("Gomoku"));
         assert_eq!(r.tag("Size"), Some("15"));
         assert_eq!(r.moves, ["h8", "i9", "h9", "j10", "k11"]);
+    }
+
+    #[test]
+    fn a_timed_record_resumes_its_clocks() {
+        let text = "[Game \"Gomoku\"]\n[Rule \"freestyle\"]\n[Size \"15\"]\n\
+                    [TimeControl \"60+2\"]\n\n1. h8 {[%emt 0:00:05.0]} i9 {good [%emt \
+                    0:00:20.5]} 2. h9 {[%emt 0:01:00.0]} *\n";
+        let r = parse(text).unwrap();
+        assert_eq!(r.moves, ["h8", "i9", "h9"]);
+        let s = Duration::from_millis;
+        assert_eq!(r.times, [Some(s(5_000)), Some(s(20_500)), Some(s(60_000))]);
+        let game = load(text, "t", None, &Setup::default(), &EngineConfig::small()).unwrap();
+        let now = std::time::Instant::now();
+        // Black: 60 - 5 + 2 - 60 (its flag fell: no increment); White: 60 - 20.5 + 2.
+        let c = resumed_clock(text, game.as_ref(), None).unwrap();
+        assert_eq!(c.remaining(Side::First, now), Duration::ZERO);
+        assert_eq!(c.remaining(Side::Second, now), s(41_500));
+        assert_eq!(c.turn_times(3), r.times);
+        // The same control given again resumes; another starts both clocks afresh.
+        let same = resumed_clock(text, game.as_ref(), Some("1m+2s".parse().unwrap())).unwrap();
+        assert_eq!(same.remaining(Side::Second, now), s(41_500));
+        let other = resumed_clock(text, game.as_ref(), Some("5m".parse().unwrap())).unwrap();
+        assert_eq!(other.remaining(Side::First, now), s(300_000));
+        assert_eq!(other.turn_times(3), [None; 3]);
+        // An untimed record has no clock unless one is given.
+        let plain = "[Game \"Gomoku\"]\n\n1. h8 i9 *\n";
+        let game = load(plain, "t", None, &Setup::default(), &EngineConfig::small()).unwrap();
+        assert!(resumed_clock(plain, game.as_ref(), None).is_none());
     }
 
     #[test]

@@ -301,6 +301,21 @@ async fn gomoku_won_by_clicks_against_a_depth_1_engine_then_undone() {
         "document.getElementById('status').textContent.includes('Game over: Black wins')",
     )
     .await;
+    // The five is marked, and no live line of the engine's last search is left.
+    until(&c, "document.querySelectorAll('[data-win]').length === 5").await;
+    for cell in ["h8", "i8", "j8", "k8", open] {
+        let marked = js(
+            &c,
+            &format!("!!document.querySelector(\"[data-win='{cell}']\")"),
+        )
+        .await;
+        assert_eq!(
+            marked,
+            json!(true),
+            "{cell} is not marked as part of the five"
+        );
+    }
+    assert_eq!(text(&c, "live").await, "");
     screenshot(&c, "gomoku").await;
     // Undo takes back Black's five: Black is to move again.
     click(&c, "undo").await;
@@ -426,13 +441,45 @@ async fn xiangqi_click_click_moves_a_refusal_and_a_capture() {
     let state = page_state(&c, &served).await;
     assert_eq!(pieces(&state), 31);
     assert_eq!(support::piece_at(&state, "b9")["name"], json!("cannon"));
-    // The move list in Chinese notation.
-    select(&c, "notation", "Chinese").await;
-    assert!(
-        text(&c, "moves").await.contains("炮二平五"),
-        "{}",
-        text(&c, "moves").await
-    );
+    if js(&c, "document.body.dataset.chinese").await == json!("true") {
+        // The move list in Chinese notation.
+        select(&c, "notation", "Chinese").await;
+        assert!(
+            text(&c, "moves").await.contains("炮二平五"),
+            "{}",
+            text(&c, "moves").await
+        );
+    } else {
+        // Without a CJK font: letters on the pieces, the river named in English, and no
+        // Chinese notation to pick (all would be empty boxes).
+        let shown = js(
+            &c,
+            "[...document.querySelectorAll('.piece-text')].map((t) => t.textContent).join('')",
+        )
+        .await;
+        let shown = shown.as_str().unwrap();
+        assert!(
+            shown.len() == 31 && shown.chars().all(|ch| ch.is_ascii_alphabetic()),
+            "{shown}"
+        );
+        assert_eq!(
+            js(&c, "document.querySelector('.river').textContent").await,
+            json!("river")
+        );
+        let options = js(
+            &c,
+            "[...document.getElementById('notation').options].map((o) => o.value).join()",
+        )
+        .await;
+        assert!(!options.as_str().unwrap().contains("Chinese"), "{options}");
+    }
+    // A laptop's screen (1366x768, less the browser's bars): the whole board shows.
+    c.set_window_size(1366, 660).await.unwrap();
+    until(
+        &c,
+        "document.querySelector('#board svg').getBoundingClientRect().bottom <= window.innerHeight",
+    )
+    .await;
     screenshot(&c, "xiangqi").await;
     c.close().await.unwrap();
 }
@@ -642,8 +689,6 @@ async fn a_clocked_game_against_a_level_1_engine_ends_on_time() {
     assert_eq!(replied["moves"].as_array().unwrap().len(), 2, "{replied}");
     let black = replied["clock"]["remaining_ms"][1].as_u64().unwrap();
     assert!(black < 8000, "the engine's clock never ran: {replied}");
-    // Letters: the picture reads on machines without CJK fonts too.
-    click(&c, "pieces").await;
     screenshot(&c, "clock").await;
     // Red waits: its flag falls and the page says so.
     until(
@@ -652,5 +697,57 @@ async fn a_clocked_game_against_a_level_1_engine_ends_on_time() {
     )
     .await;
     assert_eq!(text(&c, "clock-0").await, "Red 0:00.0");
+    c.close().await.unwrap();
+}
+
+#[tokio::test]
+async fn move_now_stops_the_engine_s_reply_to_a_person() {
+    let Some(driver) = Driver::start("move_now_stops_the_engine_s_reply_to_a_person") else {
+        return;
+    };
+    let served = Served::start();
+    let c = driver.browser().await;
+    c.goto(&served.url).await.expect("the page loads");
+    c.wait()
+        .for_element(Locator::Css("#game option"))
+        .await
+        .expect("the start screen");
+    select(&c, "game", "gomoku").await;
+    select(&c, "first", "human").await;
+    select(&c, "second", "engine").await;
+    // A minute a move (the server's longest; the menu stops at 10 s): only Move now ends the
+    // reply within the test's 30-second waits.
+    js(
+        &c,
+        "(() => { const o = document.createElement('option'); o.value = '60000'; \
+         o.textContent = '60 s'; document.getElementById('movetime').append(o); return true; })()",
+    )
+    .await;
+    select(&c, "movetime", "60000").await;
+    click(&c, "start-button").await;
+    until(&c, "!!document.querySelector('#board svg')").await;
+    click_cell(&c, "h8").await;
+    // The page says the engine thinks, and Move now is live for the whole reply.
+    until(
+        &c,
+        "document.getElementById('status').textContent.includes('thinking') \
+         && !document.getElementById('stop').disabled",
+    )
+    .await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(
+        js(&c, "document.getElementById('stop').disabled").await,
+        json!(false),
+        "Move now went grey while the engine thinks"
+    );
+    click(&c, "stop").await;
+    until(&c, "document.querySelectorAll('[data-stone]').length === 2").await;
+    until(
+        &c,
+        "document.getElementById('status').textContent.startsWith('Black to move') \
+         && document.getElementById('stop').disabled \
+         && document.getElementById('live').textContent === ''",
+    )
+    .await;
     c.close().await.unwrap();
 }

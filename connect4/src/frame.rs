@@ -15,6 +15,16 @@ use game_frame::{
 use crate::board::{Column, ConnectFour};
 use crate::eval::Evaluator;
 
+/// Connect Four's deepest iteration of levels 1 to 7 (plies). Odd depths: with the shared
+/// table (1 1 2 3 4 5 6) a level at an even depth played even with the odd depth below it
+/// (steps of 0 and 35 Elo, docs/strength-levels.md), as the side to move's own last ply is
+/// what a horizon in Connect Four sees; the levels in between differ in their choice.
+pub const LEVEL_DEPTH: [u32; 7] = [1, 1, 3, 3, 5, 7, 9];
+
+/// Connect Four's weakness of levels 1 to 7 (see [`LEVEL_DEPTH`]): at one depth the weaker
+/// choice is the step.
+pub const LEVEL_WEAKNESS: [i32; 7] = [120, 40, 100, 30, 60, 40, 20];
+
 fn usage(msg: impl Into<String>) -> FrameError {
     FrameError::Usage(msg.into())
 }
@@ -73,8 +83,9 @@ impl GameSpec for Connect4Spec {
         "Connect Four"
     }
 
+    /// Black and White, as the stones are drawn (● and ○; `X` and `O` in plain text).
     fn side_names(&self) -> [&'static str; 2] {
-        ["X", "O"]
+        ["Black", "White"]
     }
 
     fn build(&self, setup: &Setup, config: &EngineConfig) -> Result<Box<dyn Game>, FrameError> {
@@ -132,9 +143,18 @@ impl Rules for ConnectFour {
         search_turn(engine, position, budget, stop, progress)
     }
 
-    /// Levels: [`LevelSettings::standard`] with a unit of 30, half a good threat.
+    /// Levels: [`LevelSettings::standard`] with a unit of 30 (half a good threat) and Connect
+    /// Four's own depths and weaknesses ([`LEVEL_DEPTH`], [`LEVEL_WEAKNESS`]).
     fn level_settings(pick: LevelPick) -> LevelSettings {
-        LevelSettings::standard(pick, 30)
+        let mut settings = LevelSettings::standard(pick, 30);
+        if !pick.level.is_full() {
+            let i = usize::from(pick.level.get() - 1);
+            settings.depth = Some(LEVEL_DEPTH[i]);
+            if let Some(skill) = settings.skill.as_mut() {
+                skill.weakness = LEVEL_WEAKNESS[i];
+            }
+        }
+        settings
     }
 
     fn game_name(&self) -> &'static str {
@@ -154,10 +174,11 @@ impl Rules for ConnectFour {
         )
     }
 
+    /// Black and White, as the stones are drawn (see [`Connect4Spec`]'s side names).
     fn side_name(side: Side) -> &'static str {
         match side {
-            Side::First => "X",
-            Side::Second => "O",
+            Side::First => "Black",
+            Side::Second => "White",
         }
     }
 
@@ -192,6 +213,9 @@ impl Rules for ConnectFour {
                 (height > 0).then(|| (c.index(), h - height))
             })
             .collect();
+        if matches!(self.game_end(), Some(Outcome::Win(_))) {
+            view.mark_winning_line(4, false);
+        }
         view
     }
 

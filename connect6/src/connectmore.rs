@@ -34,7 +34,7 @@ use game_frame::{Level, LevelPick, LevelSettings, Rules};
 use game_core::Side;
 
 use crate::board::{Cell, Connect6, side_name};
-use crate::engine::{Engine, EngineLimits};
+use crate::engine::{Engine, EngineLimits, TSS_TURNS};
 use crate::notation::{Point, format_connectmore, parse_connectmore};
 
 /// The engine's name as `name` reports it.
@@ -313,9 +313,12 @@ impl Session {
         self.engine.set_skill(settings.and_then(|s| s.skill));
         self.engine
             .set_threat_search(threats && settings.is_none_or(|s| s.threat_search));
+        self.engine
+            .set_threat_turns(settings.and_then(|s| s.threat_depth).unwrap_or(TSS_TURNS));
         let analysis = self.engine.think(&self.pos, &limits);
         self.engine.set_skill(None);
         self.engine.set_threat_search(threats);
+        self.engine.set_threat_turns(TSS_TURNS);
         match analysis {
             // A turn the rules refuse is an engine bug: say so, and leave the game as it is.
             Some(a) => match self.pos.play_turn(&a.turn) {

@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use game_core::score::mate_in;
-use game_core::search::{Limits, MAX_DEPTH, SearchOptions, Searcher};
+use game_core::search::{Limits, MAX_DEPTH, PvLine, SearchOptions, Searcher};
 use game_core::skill::Skill;
 use game_core::{Position, Score};
 
@@ -133,6 +133,10 @@ pub struct Analysis {
     pub decision: Decision,
     /// Principal variation in stones, starting with `turn`.
     pub pv: Vec<Point>,
+    /// With MultiPV ([`Engine::set_multipv`]) the best lines of the main search, best first,
+    /// each in stones from the turn's first stone; empty when no main search decided the
+    /// turn (a win, a threat win, a forced turn).
+    pub lines: Vec<PvLine<Point>>,
     /// Elapsed time.
     pub time: Duration,
 }
@@ -160,6 +164,10 @@ pub struct Engine {
     single_threat_check: bool,
     /// A weakened level's choice among the first stones' principal variations.
     skill: Option<Skill>,
+    /// The longest threat sequence the threat-space searches look for, in turns.
+    threat_turns: u32,
+    /// The main search's principal variations reported ([`Engine::set_multipv`]).
+    multipv: u32,
 }
 
 impl std::fmt::Debug for Engine {
@@ -205,6 +213,8 @@ impl Engine {
             verify: true,
             single_threat_check: true,
             skill: None,
+            threat_turns: TSS_TURNS,
+            multipv: 1,
         }
     }
 
@@ -215,6 +225,12 @@ impl Engine {
     /// ([`Engine::set_threat_search`]).
     pub fn set_skill(&mut self, skill: Option<Skill>) {
         self.skill = skill;
+    }
+
+    /// How many principal variations over the turn's first stone the main search finds
+    /// and reports ([`Analysis::lines`]; 1, the default, reports none): a hint's best few.
+    pub fn set_multipv(&mut self, lines: u32) {
+        self.multipv = lines.max(1);
     }
 
     /// A flag that stops the running [`think`](Engine::think) when set (from any thread); the
@@ -233,6 +249,13 @@ impl Engine {
     /// the ConnectMore `vcf` / `unvcf` commands).
     pub fn set_threat_search(&mut self, on: bool) {
         self.threat_search = on;
+    }
+
+    /// The longest threat sequence the threat-space searches (ours and the defensive ones)
+    /// look for, in turns (default and at most [`TSS_TURNS`]; at least 1): a weak level sees
+    /// short threat wins only.
+    pub fn set_threat_turns(&mut self, turns: u32) {
+        self.threat_turns = turns.clamp(1, TSS_TURNS);
     }
 
     /// Whether the threat-space searches are on ([`Engine::set_threat_search`]).
@@ -334,6 +357,7 @@ impl Engine {
                 depth: 0,
                 nodes,
                 decision,
+                lines: Vec::new(),
                 time: start.elapsed(),
             })
         };
@@ -368,7 +392,7 @@ impl Engine {
         if let Some(win) = own_threats
             .then(|| {
                 self.tss
-                    .find_win(&mut pos, TSS_TURNS, tss_budget, tss_deadline)
+                    .find_win(&mut pos, self.threat_turns, tss_budget, tss_deadline)
             })
             .flatten()
         {
@@ -399,7 +423,9 @@ impl Engine {
             && (forced || {
                 let deadline = limits.time.map(|t| start + t.mul_f32(DANGER_SHARE));
                 let state = pos.pass_turn();
-                let win = self.tss.find_win(&mut pos, TSS_TURNS, tss_budget, deadline);
+                let win = self
+                    .tss
+                    .find_win(&mut pos, self.threat_turns, tss_budget, deadline);
                 pos.set_turn_state(state);
                 win.is_some()
             });
@@ -457,7 +483,7 @@ impl Engine {
             soft_time: remaining.map(|t| t.mul_f32(2.0 * ITERATION_START)),
             hard_time: remaining,
             root_moves: firsts,
-            multipv: self.skill.map_or(1, |k| k.multipv),
+            multipv: self.skill.map_or(1, |k| k.multipv).max(self.multipv),
             ..Limits::default()
         };
         let decision = if forced {
@@ -483,6 +509,7 @@ impl Engine {
                     nodes: r.nodes,
                     decision,
                     pv,
+                    lines: Vec::new(),
                     time: start.elapsed(),
                 });
             })
@@ -533,6 +560,18 @@ impl Engine {
         if result.pv.len() > turn.len() && result.pv[..turn.len()] == turn[..] {
             pv.extend(result.pv[turn.len()..].iter().map(|s| s.point(size)));
         }
+        let lines = if self.multipv > 1 {
+            result
+                .lines
+                .iter()
+                .map(|l| PvLine {
+                    score: l.score,
+                    pv: l.pv.iter().map(|s| s.point(size)).collect(),
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         Some(Analysis {
             turn: turn.iter().map(|s| s.point(size)).collect(),
             score: result.score,
@@ -540,6 +579,7 @@ impl Engine {
             nodes: result.nodes + self.tss.nodes(),
             decision,
             pv,
+            lines,
             time: start.elapsed(),
         })
     }
@@ -570,9 +610,9 @@ impl Engine {
             match pos.threat_count(us) {
                 0 => match if single {
                     self.tss
-                        .find_win_or_single(pos, TSS_TURNS, budget, deadline)
+                        .find_win_or_single(pos, self.threat_turns, budget, deadline)
                 } else {
-                    self.tss.find_win(pos, TSS_TURNS, budget, deadline)
+                    self.tss.find_win(pos, self.threat_turns, budget, deadline)
                 } {
                     Some(w) => Verdict::Lost(w.turn),
                     None if self.tss.aborted() => Verdict::Unknown,
@@ -612,7 +652,7 @@ impl Engine {
             pos.play(stone);
             let win = self
                 .tss
-                .find_win_with_one_stone(pos, TSS_TURNS, budget, deadline);
+                .find_win_with_one_stone(pos, self.threat_turns, budget, deadline);
             let aborted = self.tss.aborted();
             pos.undo(stone);
             if let Some(w) = win {
@@ -792,7 +832,7 @@ impl Engine {
                 let state = pos.pass_turn();
                 let threat = self.tss.find_win_or_single(
                     pos,
-                    TSS_TURNS,
+                    self.threat_turns,
                     budget.saturating_sub(used),
                     deadline,
                 );
@@ -815,9 +855,12 @@ impl Engine {
             }
         } else {
             let state = pos.pass_turn();
-            let threat =
-                self.tss
-                    .find_win_or_single(pos, TSS_TURNS, budget.saturating_sub(used), deadline);
+            let threat = self.tss.find_win_or_single(
+                pos,
+                self.threat_turns,
+                budget.saturating_sub(used),
+                deadline,
+            );
             used += self.tss.nodes();
             pos.set_turn_state(state);
             let Some(threat) = threat else { return };
@@ -842,7 +885,7 @@ impl Engine {
         // length: a turn that stops the win it has now often leaves a longer one). Each turn's
         // check gets a share of the budget, so that many turns are checked and the main search
         // chooses among them; a check cut short does not keep its turn. Stop at the deadline.
-        let turns = TSS_TURNS;
+        let turns = self.threat_turns;
         let per_turn = (budget / DEFENCE_CHECKS).max(200);
         let mut keep = Vec::new();
         for turn in roots.iter() {

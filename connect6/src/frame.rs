@@ -4,6 +4,7 @@
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::AtomicBool;
 
+use game_core::search::PvLine;
 use game_core::zobrist::SplitMix64;
 use game_core::{Position, Side};
 use game_frame::selfplay::{self, Settings, Summary};
@@ -14,8 +15,21 @@ use game_frame::{
 };
 
 use crate::board::{Cell, Connect6, DEFAULT_SIZE, MoveError, Stone};
-use crate::engine::{Engine, EngineLimits};
+use crate::engine::{Engine, EngineLimits, TSS_TURNS};
 use crate::notation::{Point, format_connectmore, parse_littlegolem};
+
+/// Connect6's deepest iteration of levels 1 to 7, in turns.
+pub const LEVEL_DEPTH: [u32; 7] = [1, 1, 2, 2, 2, 2, 3];
+
+/// Connect6's weakness of levels 1 to 7 (see [`LEVEL_DEPTH`]).
+pub const LEVEL_WEAKNESS: [i32; 7] = [120, 80, 90, 50, 30, 20, 10];
+
+/// The longest threat sequence levels 1 to 7 look for, in turns (0: no threat-space
+/// search). The threat search is the step that matters: with the shared table (threat
+/// search on from level 5, depths 1 1 1 2 2 2 3) the steps were 127 35 35 301 -17 89 147
+/// Elo, and a level with a 2,000-node threat search won 20 games of 20 against one without
+/// (docs/strength-levels.md); the levels see longer threat wins one by one.
+pub const LEVEL_THREAT_TURNS: [u32; 7] = [0, 1, 2, 3, 4, 6, 8];
 
 fn usage(msg: impl Into<String>) -> FrameError {
     FrameError::Usage(msg.into())
@@ -279,6 +293,8 @@ impl Rules for Connect6 {
         }
         engine.set_skill(settings.and_then(|s| s.skill));
         engine.set_threat_search(settings.is_none_or(|s| s.threat_search));
+        engine.set_threat_turns(settings.and_then(|s| s.threat_depth).unwrap_or(TSS_TURNS));
+        engine.set_multipv(budget.multipv);
         let stones = |points: &[Point]| -> Vec<Stone> {
             points
                 .iter()
@@ -302,8 +318,14 @@ impl Rules for Connect6 {
                 nodes: a.nodes,
                 time_ms: a.time.as_millis() as u64,
                 pv: stones(&a.pv),
-                // The engine's lines are over first stones, not turns: none reported.
-                lines: Vec::new(),
+                lines: a
+                    .lines
+                    .iter()
+                    .map(|l| PvLine {
+                        score: l.score,
+                        pv: stones(&l.pv),
+                    })
+                    .collect(),
             },
             None => Decision {
                 turn: Vec::new(),
@@ -317,12 +339,19 @@ impl Rules for Connect6 {
         }
     }
 
-    /// Connect6 levels: [`LevelSettings::standard`] (unit 100) with the depth in turns,
-    /// 1 + (level - 1) / 3 (one turn up to level 3, three at level 7).
+    /// Connect6 levels: [`LevelSettings::standard`] (unit 100) with connect6's own depths in
+    /// turns, weaknesses and threat-space search ([`LEVEL_DEPTH`], [`LEVEL_WEAKNESS`],
+    /// [`LEVEL_THREAT_TURNS`]); the threat search's budget is a quarter of the level's nodes.
     fn level_settings(pick: LevelPick) -> LevelSettings {
         let mut settings = LevelSettings::standard(pick, 100);
         if !pick.level.is_full() {
-            settings.depth = Some(1 + u32::from(pick.level.get() - 1) / 3);
+            let i = usize::from(pick.level.get() - 1);
+            settings.depth = Some(LEVEL_DEPTH[i]);
+            settings.threat_search = LEVEL_THREAT_TURNS[i] > 0;
+            settings.threat_depth = Some(LEVEL_THREAT_TURNS[i]).filter(|&t| t > 0);
+            if let Some(skill) = settings.skill.as_mut() {
+                skill.weakness = LEVEL_WEAKNESS[i];
+            }
         }
         settings
     }
@@ -379,6 +408,8 @@ impl Rules for Connect6 {
                 n,
                 if n == 1 { "" } else { "s" }
             ));
+        } else {
+            view.mark_winning_line(6, false);
         }
         view
     }

@@ -44,12 +44,12 @@ pub struct Region {
     pub to: Cell,
 }
 
-/// A river across the board between two rows (xiangqi's 楚河 漢界).
+/// A river across the board between two rows (xiangqi's 楚河 汉界).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct River {
     /// The number of rows above it, as the first side sees the board (xiangqi: 5).
     pub rows_above: usize,
-    /// Its two names, left half and right half (`楚河`, `漢界`).
+    /// Its two names, left half and right half (`楚河`, `汉界`).
     pub names: [String; 2],
 }
 
@@ -76,6 +76,9 @@ pub struct BoardView {
     pub hint_meaning: Option<String>,
     /// Cells of a king in check.
     pub checks: Vec<Cell>,
+    /// The cells of the line that won the game (five, six or four in a row), if one did
+    /// ([`BoardView::mark_winning_line`]).
+    pub winning: Vec<Cell>,
     /// A river across the board (xiangqi), if it has one.
     pub river: Option<River>,
     /// Palaces drawn with diagonals (xiangqi).
@@ -118,6 +121,7 @@ impl BoardView {
             hints: Vec::new(),
             hint_meaning: None,
             checks: Vec::new(),
+            winning: Vec::new(),
             river: None,
             palaces: Vec::new(),
             wide_symbols: false,
@@ -143,6 +147,53 @@ impl BoardView {
     #[must_use]
     pub fn piece(&self, (file, row): Cell) -> Option<Piece> {
         self.cells.get(row * self.files + file).copied().flatten()
+    }
+
+    /// Marks the line the last turn won with ([`BoardView::winning`]): every run of one
+    /// side's pieces through a cell of [`BoardView::last`], along a row, a column or a
+    /// diagonal, at least `length` long (exactly `length` when `exact`: renju's Black and
+    /// standard gomoku win with five, not more). For games that end as soon as a line is
+    /// made; call it when the game ended with a win.
+    pub fn mark_winning_line(&mut self, length: usize, exact: bool) {
+        const DIRECTIONS: [(isize, isize); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
+        let last = self.last.clone();
+        for cell in last {
+            let Some(piece) = self.piece(cell) else {
+                continue;
+            };
+            for (dx, dy) in DIRECTIONS {
+                let mut run = vec![cell];
+                for sign in [1, -1] {
+                    let mut at = cell;
+                    while let Some(next) = self.step(at, sign * dx, sign * dy)
+                        && self.piece(next).is_some_and(|p| p.side == piece.side)
+                    {
+                        run.push(next);
+                        at = next;
+                    }
+                }
+                let wins = if exact {
+                    run.len() == length
+                } else {
+                    run.len() >= length
+                };
+                if wins {
+                    for c in run {
+                        if !self.winning.contains(&c) {
+                            self.winning.push(c);
+                        }
+                    }
+                }
+            }
+        }
+        self.winning.sort_unstable();
+    }
+
+    /// The cell one step of `(dx, dy)` from `cell`, if on the board.
+    fn step(&self, (file, row): Cell, dx: isize, dy: isize) -> Option<Cell> {
+        let file = file.checked_add_signed(dx).filter(|&f| f < self.files)?;
+        let row = row.checked_add_signed(dy).filter(|&r| r < self.rows)?;
+        Some((file, row))
     }
 
     /// Puts `piece` on `cell`.
@@ -171,5 +222,52 @@ pub fn stone(side: Side) -> Piece {
             letter: 'O',
             symbol: '○',
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 7x7 board with `first` stones for the first side and `second` for the second.
+    fn board(first: &[Cell], second: &[Cell]) -> BoardView {
+        let mut view = BoardView::lettered(7);
+        for &c in first {
+            view.set(c, Some(stone(Side::First)));
+        }
+        for &c in second {
+            view.set(c, Some(stone(Side::Second)));
+        }
+        view
+    }
+
+    #[test]
+    fn the_winning_line_runs_through_the_last_stone() {
+        // A diagonal five ending on the last stone, a broken row beside it.
+        let five = [(0, 6), (1, 5), (2, 4), (3, 3), (4, 2)];
+        let mut view = board(&five, &[(5, 1), (1, 6), (2, 6)]);
+        view.last = vec![(2, 4)];
+        view.mark_winning_line(5, true);
+        let mut want = five.to_vec();
+        want.sort_unstable();
+        assert_eq!(view.winning, want);
+        // Six stones: an overline wins where more than five wins, not where exactly five.
+        let six = [(0, 0), (1, 0), (2, 0), (3, 0), (4, 0), (5, 0)];
+        let mut view = board(&six, &[]);
+        view.last = vec![(5, 0)];
+        view.mark_winning_line(5, true);
+        assert!(view.winning.is_empty());
+        view.mark_winning_line(5, false);
+        assert_eq!(view.winning, six);
+        // A turn of two stones (connect6): the line through either; another side's stone
+        // breaks a run.
+        let mut view = board(&[(0, 3), (1, 3), (2, 3), (4, 3)], &[(3, 4)]);
+        view.last = vec![(3, 4), (4, 3)];
+        view.mark_winning_line(4, false);
+        assert!(view.winning.is_empty());
+        view.set((3, 3), Some(stone(Side::First)));
+        view.last = vec![(3, 3)];
+        view.mark_winning_line(4, false);
+        assert_eq!(view.winning, [(0, 3), (1, 3), (2, 3), (3, 3), (4, 3)]);
     }
 }

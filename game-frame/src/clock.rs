@@ -247,6 +247,39 @@ pub fn clock_text(d: Duration) -> String {
     }
 }
 
+/// A turn's time as PGN's `%emt` writes it: `0:00:03.2` (hours, minutes, seconds and
+/// tenths, rounded down).
+#[must_use]
+pub fn emt_text(t: Duration) -> String {
+    let tenths = t.as_millis() / 100;
+    let secs = tenths / 10;
+    format!(
+        "{}:{:02}:{:02}.{}",
+        secs / 3600,
+        secs / 60 % 60,
+        secs % 60,
+        tenths % 10
+    )
+}
+
+/// Reads a `%emt` time: `0:00:03.2`, `1:02:03`, `0:03.25` or `3.2` (hours and minutes
+/// optional, a decimal fraction of seconds, kept to the millisecond); `None` for anything
+/// else.
+#[must_use]
+pub fn parse_emt(text: &str) -> Option<Duration> {
+    let mut parts = text.trim().rsplit(':');
+    let seconds: f64 = parts.next()?.parse().ok()?;
+    let minutes: u64 = parts.next().map_or(Some(0), |m| m.parse().ok())?;
+    let hours: u64 = parts.next().map_or(Some(0), |h| h.parse().ok())?;
+    if parts.next().is_some() || !seconds.is_finite() || seconds < 0.0 {
+        return None;
+    }
+    Some(
+        Duration::from_secs(hours * 3600 + minutes * 60)
+            + Duration::from_millis((seconds * 1000.0).round() as u64),
+    )
+}
+
 /// Both sides' clocks through one game: the side to move's clock runs from [`start`] until
 /// its turn is complete ([`press`], which adds the increment) or the game stops it
 /// ([`pause`]). A side whose clock reaches zero while running has lost on time
@@ -276,6 +309,27 @@ impl GameClock {
             running: None,
             turn_times: Vec::new(),
         }
+    }
+
+    /// The clocks of a game resumed from its record (`qi play --load`, a record given to
+    /// `qi serve`): both at the base, then each of `turns` (the side that played it and its
+    /// time, `None` for an untimed turn) spent and the increment added as [`press`] does;
+    /// neither running. The turns' times are kept for the record.
+    ///
+    /// [`press`]: GameClock::press
+    #[must_use]
+    pub fn resumed(tc: TimeControl, turns: &[(Side, Option<Duration>)]) -> Self {
+        let mut clock = GameClock::new(tc);
+        for (turn, &(side, spent)) in turns.iter().enumerate() {
+            let Some(spent) = spent else { continue };
+            let r = &mut clock.remaining[side.index()];
+            *r = r.saturating_sub(spent);
+            if !r.is_zero() {
+                *r += tc.increment;
+            }
+            clock.turn_times.push((turn, spent));
+        }
+        clock
     }
 
     /// The time control.
@@ -458,6 +512,42 @@ mod tests {
         assert_eq!(
             (e.remaining, e.increment, e.overhead),
             (ms(58_500), Duration::ZERO, ms(20))
+        );
+    }
+
+    #[test]
+    fn emt_times_read_back_and_resume_a_game_s_clocks() {
+        for (d, text) in [
+            (ms(3_249), "0:00:03.2"),
+            (ms(3_723_000), "1:02:03.0"),
+            (ms(59_999), "0:00:59.9"),
+        ] {
+            assert_eq!(emt_text(d), text);
+            assert_eq!(parse_emt(text), Some(ms(d.as_millis() as u64 / 100 * 100)));
+        }
+        assert_eq!(parse_emt("0:03.25"), Some(ms(3_250)));
+        assert_eq!(parse_emt("12"), Some(ms(12_000)));
+        for bad in ["", "x", "1:2:3:4", "-1", "0:00:nan", "a:00:01"] {
+            assert_eq!(parse_emt(bad), None, "{bad}");
+        }
+        // 10 s + 1 s: Black spends 4 s and 11 s (its flag fell: no increment), White 2 s;
+        // a setup turn counts for nobody.
+        let c = GameClock::resumed(
+            "10+1".parse().unwrap(),
+            &[
+                (Side::First, None),
+                (Side::Second, Some(ms(4_000))),
+                (Side::First, Some(ms(2_000))),
+                (Side::Second, Some(ms(11_000))),
+            ],
+        );
+        let now = Instant::now();
+        assert_eq!(c.running(), None);
+        assert_eq!(c.remaining(Side::First, now), ms(9_000));
+        assert_eq!(c.remaining(Side::Second, now), Duration::ZERO);
+        assert_eq!(
+            c.turn_times(4),
+            [None, Some(ms(4_000)), Some(ms(2_000)), Some(ms(11_000))]
         );
     }
 }

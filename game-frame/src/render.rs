@@ -201,7 +201,7 @@ mod tests {
         v.flippable = true;
         v.river = Some(crate::board::River {
             rows_above: 1,
-            names: ["楚河".into(), "漢界".into()],
+            names: ["楚河".into(), "汉界".into()],
         });
         v.set((0, 1), Some(stone(Side::First)));
         let flipped = Style {

@@ -578,7 +578,7 @@ impl<R: Rules> Game for Session<R> {
                 number += 1;
             }
             let piece = match times.get(i).copied().flatten() {
-                Some(t) => format!("{piece} {{[%emt {}]}}", emt(t)),
+                Some(t) => format!("{piece} {{[%emt {}]}}", crate::clock::emt_text(t)),
                 None => piece,
             };
             if line.len() + piece.len() + 1 > 78 {
@@ -606,19 +606,6 @@ impl<R: Rules> Game for Session<R> {
         text.push_str(&body);
         text
     }
-}
-
-/// A turn's time as PGN's `%emt` writes it: `0:00:03.2` (tenths, rounded down).
-fn emt(t: std::time::Duration) -> String {
-    let tenths = t.as_millis() / 100;
-    let secs = tenths / 10;
-    format!(
-        "{}:{:02}:{:02}.{}",
-        secs / 3600,
-        secs / 60 % 60,
-        secs % 60,
-        tenths % 10
-    )
 }
 
 /// Today's date as `YYYY.MM.DD` (UTC), for record headers (civil-from-days, H. Hinnant).

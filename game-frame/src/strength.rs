@@ -162,6 +162,9 @@ pub struct LevelSettings {
     pub skill: Option<Skill>,
     /// Whether the game's threat searches (VCF, VCT, threat-space search) run.
     pub threat_search: bool,
+    /// The longest threat sequence they look for (the game's unit: connect6 turns), or
+    /// `None` for the engine's own; games without such a limit ignore it.
+    pub threat_depth: Option<u32>,
 }
 
 impl LevelSettings {
@@ -171,6 +174,7 @@ impl LevelSettings {
         nodes: None,
         skill: None,
         threat_search: true,
+        threat_depth: None,
     };
 
     /// The settings most games share, for a game whose evaluation `unit` is its "pawn" (the
@@ -197,6 +201,7 @@ impl LevelSettings {
                 seed: pick.seed,
             }),
             threat_search: level.get() >= 5,
+            threat_depth: None,
         }
     }
 

@@ -14,7 +14,7 @@ use game_frame::{
     stone, tuning,
 };
 
-use crate::board::Board;
+use crate::board::{Board, EndReason};
 use crate::engine::{Engine, EngineLimits};
 use crate::error::GomokuError;
 use crate::point::{DEFAULT_SIZE, Point, Rule};
@@ -470,6 +470,11 @@ impl Rules for Board {
                 .map(|(p, _)| (p.x(), p.y()))
                 .collect();
             view.hint_meaning = Some("forbidden for Black under renju".to_string());
+        }
+        match self.game_end() {
+            Some((_, EndReason::Five)) => view.mark_winning_line(5, true),
+            Some((_, EndReason::Overline)) => view.mark_winning_line(6, false),
+            _ => {}
         }
         view
     }

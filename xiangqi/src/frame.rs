@@ -244,17 +244,21 @@ fn opening_of(base: &Setup, fen: &str, moves: &[&str]) -> Opening {
     }
 }
 
-/// A piece's English name and its Chinese character (Red's and Black's differ).
+/// A piece's English name and its Chinese character: the simplified characters of the
+/// Chinese move notation ([`Position::format_chinese`](crate::Position::format_chinese)), so
+/// that the board and the move list name a piece alike. Red's king, advisors, elephants and
+/// pawns have characters of their own (帅仕相兵, Black 将士象卒); horses, rooks and cannons
+/// (马车炮) are told apart by colour, as on mainland boards.
 fn names(kind: PieceKind, side: Side) -> (&'static str, char) {
     let red = side == Side::First;
     let pick = |r: char, b: char| if red { r } else { b };
     match kind {
-        PieceKind::King => ("king", pick('帥', '將')),
+        PieceKind::King => ("king", pick('帅', '将')),
         PieceKind::Advisor => ("advisor", pick('仕', '士')),
         PieceKind::Elephant => ("elephant", pick('相', '象')),
-        PieceKind::Horse => ("horse", pick('傌', '馬')),
-        PieceKind::Rook => ("rook", pick('俥', '車')),
-        PieceKind::Cannon => ("cannon", pick('炮', '砲')),
+        PieceKind::Horse => ("horse", '马'),
+        PieceKind::Rook => ("rook", '车'),
+        PieceKind::Cannon => ("cannon", '炮'),
         PieceKind::Pawn => ("pawn", pick('兵', '卒')),
     }
 }
@@ -347,7 +351,7 @@ impl Rules for Position {
             .collect();
         view.river = Some(River {
             rows_above: 5,
-            names: ["楚河".to_string(), "漢界".to_string()],
+            names: ["楚河".to_string(), "汉界".to_string()],
         });
         view.palaces = vec![
             Region {

@@ -23,7 +23,7 @@ fn the_board_view_has_the_river_the_palaces_and_the_king_in_check() {
     let king = view.piece((4, 9)).unwrap();
     assert_eq!(
         (king.side, king.name, king.letter, king.symbol),
-        (Side::First, "king", 'K', '帥')
+        (Side::First, "king", 'K', '帅')
     );
     assert!(view.checks.is_empty());
     // A rook gives check along the e-file.

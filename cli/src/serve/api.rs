@@ -44,7 +44,9 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use futures_util::stream::{self, Stream, StreamExt};
 use game_core::text::escape_controls;
-use game_frame::{EngineConfig, Level, LevelError, LevelPick, Setup, TimeControl, quoted};
+use game_frame::{
+    EngineConfig, GameClock, Level, LevelError, LevelPick, Setup, TimeControl, quoted,
+};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::sync::Semaphore;
@@ -315,7 +317,8 @@ pub struct NewGame {
     pub depth: Option<u32>,
     /// A game clock for both sides, `BASE+INCREMENT` like `5m+3s` or `10+0.1` (seconds);
     /// default none. The engine then plays to its clock, and a side whose clock runs out
-    /// loses.
+    /// loses. A `record` played on the same clock (its `[TimeControl]` tag) goes on with
+    /// the times its `%emt` comments left.
     pub clock: Option<String>,
     /// The engine's strength level, 1 (weakest) to 8 (the full engine, the default).
     pub level: Option<Value>,
@@ -530,6 +533,12 @@ fn build(req: &NewGame, server: &Server) -> Result<Created, ApiError> {
     } else {
         None
     };
+    let clock = match &req.record {
+        Some(text) => {
+            clock.and_then(|tc| crate::record::resumed_clock(text, game.as_ref(), Some(tc)))
+        }
+        None => clock.map(GameClock::new),
+    };
     let room = Room::new(
         new_id()?,
         spec,
@@ -622,9 +631,12 @@ async fn play(
     let room = server.room(&id)?;
     let key = key_of(&headers)?;
     let Json(req) = body?;
-    let state = room.play(&req.text, key.as_deref())?;
+    room.play(&req.text, key.as_deref())?;
     room.schedule(&server.pool);
-    Ok(Json(state))
+    // The state once the engine's reply has started (`thinking`): the event stream already
+    // says so, and an answer taken before it would bring the page an older state at the same
+    // version (Move now greyed out for the whole reply).
+    Ok(Json(room.state()))
 }
 
 async fn undo(
@@ -639,10 +651,11 @@ async fn undo(
     if !room.hinting() {
         room.stop_and_wait().await?;
     }
-    let state = room.undo(key.as_deref())?;
-    // Back at the engine's turn (its first move taken back, or engine against engine).
+    room.undo(key.as_deref())?;
+    // Back at the engine's turn (its first move taken back, or engine against engine): the
+    // state once its search has started, as after a move.
     room.schedule(&server.pool);
-    Ok(Json(state))
+    Ok(Json(room.state()))
 }
 
 async fn resign(

@@ -10,7 +10,6 @@ use std::time::{Duration, Instant, SystemTime};
 use game_core::{Outcome, Side};
 use game_frame::{
     Budget, Ending, EngineConfig, Game, GameClock, GameSpec, Info, LEVELS, LevelPick, Setup,
-    TimeControl,
 };
 use serde_json::{Map, Value, json};
 use tokio::sync::{Semaphore, broadcast};
@@ -217,8 +216,9 @@ pub struct RoomConfig {
     pub tables: Arc<Tables>,
     /// The server's idle limit: the game is dropped after this long without a change.
     pub idle_limit: Duration,
-    /// The game clock, if the game is played on one (the engine then plays to its clock).
-    pub clock: Option<TimeControl>,
+    /// The game clock at the start, if the game is played on one (the engine then plays to
+    /// its clock).
+    pub clock: Option<GameClock>,
     /// The engine's strength level below the full engine, with its seed.
     pub level: Option<LevelPick>,
 }
@@ -296,7 +296,7 @@ impl Room {
             touched: Instant::now(),
             keys,
             invite,
-            clock: clock.map(GameClock::new),
+            clock,
         };
         let room = Arc::new(Room {
             id,

@@ -11,7 +11,7 @@ fn cells(list: &[Cell]) -> Value {
 
 /// The board as JSON: `files`, `rows`, `cells` (row by row from the top; each `null` or
 /// `{side, name, letter, symbol}` with `side` 0 for the first side), `file_labels`,
-/// `row_labels`, `last`, `hints`, `hint_meaning`, `checks`, `river` (`{rows_above, names}` or
+/// `row_labels`, `last`, `hints`, `hint_meaning`, `checks`, `winning`, `river` (`{rows_above, names}` or
 /// `null`), `palaces` (`{from, to}`), `red_first_side`, `flippable`, `notes`, and `click`:
 /// `point`, `column` or `from-to` ([`Click`]).
 #[must_use]
@@ -44,6 +44,7 @@ pub fn board_json(v: &BoardView) -> Value {
         "hints": cells(&v.hints),
         "hint_meaning": v.hint_meaning,
         "checks": cells(&v.checks),
+        "winning": cells(&v.winning),
         "river": v.river.as_ref().map(|r| json!({"rows_above": r.rows_above, "names": r.names})),
         "palaces": v.palaces.iter().map(|p| json!({
             "from": [p.from.0, p.from.1],

@@ -12,7 +12,25 @@ let state = null;
 let source = null;
 let selected = null; // from-to games: the name of the picked piece's cell
 let flipped = false;
-let letters = false;
+// Whether this browser can draw Chinese characters (xiangqi's pieces and river): without a
+// CJK font every one of them is the same empty box, so two different characters draw the
+// same pixels. Without them the pieces are letters and the river is named in English.
+function drawsChinese() {
+  const canvas = document.createElement('canvas');
+  canvas.width = 32;
+  canvas.height = 32;
+  const g = canvas.getContext('2d');
+  if (!g) return true;
+  const pixels = (ch) => {
+    g.clearRect(0, 0, 32, 32);
+    g.font = '24px sans-serif';
+    g.fillText(ch, 2, 26);
+    return g.getImageData(0, 0, 32, 32).data.join();
+  };
+  return pixels('帅') !== pixels('车');
+}
+const chinese = drawsChinese();
+let letters = !chinese;
 let suggestion = null; // a hint's move, drawn until the next state
 let limits = null; // the server's limits (GET /api/limits)
 let deadline = null; // when the server drops the game unless it changes (ms, this clock)
@@ -256,6 +274,8 @@ function show(s, redraw = false) {
   if (!state || s.id !== state.id) {
     flipped = s.board.flippable && s.seats[0] === 'engine' && s.seats[1] === 'human';
   }
+  // The live line belongs to a search: none runs, none is shown.
+  if (!s.thinking) $('live').textContent = '';
   state = s;
   clockAt = Date.now();
   deadline = Date.now() + s.drops_in_s * 1000;
@@ -286,10 +306,11 @@ function show(s, redraw = false) {
   showInvite();
   showExpiry();
   $('flip').hidden = !b.flippable;
-  $('pieces').hidden = b.click !== 'from-to';
+  $('pieces').hidden = b.click !== 'from-to' || !chinese;
   $('pieces').textContent = letters ? 'Chinese pieces' : 'Letters';
   // A game with several notations (xiangqi: ICCS, WXF, Chinese) lets the reader choose.
-  const names = s.moves.length > 0 ? Object.keys(s.moves[0].notations) : [];
+  const names = (s.moves.length > 0 ? Object.keys(s.moves[0].notations) : [])
+    .filter((n) => chinese || !/chinese/i.test(n));
   const pick = $('notation');
   if (names.join() !== [...pick.options].map((o) => o.value).join()) {
     const keep = pick.value;
@@ -334,6 +355,7 @@ function drawBoard() {
   const H = 2 * M + S * (b.rows - 1);
   const X = (f) => M + S * (flipped ? b.files - 1 - f : f);
   const Y = (r) => M + S * (flipped ? b.rows - 1 - r : r);
+  $('board-box').style.setProperty('--aspect', (W / H).toFixed(4));
   const svg = el('svg', { viewBox: `0 0 ${W} ${H}`, id: 'board-svg', role: 'img', 'aria-label': `${state.game} board` });
   svg.append(el('rect', { x: 0, y: 0, width: W, height: H, rx: 6, fill: '#e3b868' }));
   const grid = el('g', { class: 'grid' });
@@ -353,9 +375,13 @@ function drawBoard() {
   svg.append(grid);
   if (b.river) {
     const y = (Y(b.river.rows_above - 1) + Y(b.river.rows_above)) / 2;
-    const names = flipped ? [...b.river.names].reverse() : b.river.names;
-    svg.append(el('text', { x: X(0) + (X(b.files - 1) - X(0)) / 4, y, class: 'river' }, names[0]));
-    svg.append(el('text', { x: X(0) + 3 * (X(b.files - 1) - X(0)) / 4, y, class: 'river' }, names[1]));
+    if (chinese) {
+      const names = flipped ? [...b.river.names].reverse() : b.river.names;
+      svg.append(el('text', { x: X(0) + (X(b.files - 1) - X(0)) / 4, y, class: 'river' }, names[0]));
+      svg.append(el('text', { x: X(0) + 3 * (X(b.files - 1) - X(0)) / 4, y, class: 'river' }, names[1]));
+    } else {
+      svg.append(el('text', { x: (X(0) + X(b.files - 1)) / 2, y, class: 'river' }, 'river'));
+    }
   }
   if (b.click === 'point' && b.files >= 9 && b.files === b.rows) {
     // Star points: the centre and the corners' third or fourth lines.
@@ -399,6 +425,15 @@ function drawBoard() {
     else if (b.cells[r * b.files + f]) svg.append(el('circle', { cx: X(f), cy: Y(r), r: 5, class: 'last', 'data-last': cellName(b, f, r) }));
   }
   for (const [f, r] of b.checks) svg.append(el('circle', { cx: X(f), cy: Y(r), r: S * 0.47, class: 'check' }));
+  // The line that won: a ring round each of its stones and a stroke through them.
+  const won = b.winning || [];
+  const [a, z] = [won[0], won[won.length - 1]];
+  const onOneLine = won.length > 1 && won.every(([f, r]) => (f - a[0]) * (z[1] - a[1]) === (r - a[1]) * (z[0] - a[0]));
+  if (onOneLine) {
+    const ends = [a, z];
+    svg.append(el('line', { x1: X(ends[0][0]), y1: Y(ends[0][1]), x2: X(ends[1][0]), y2: Y(ends[1][1]), class: 'win-line' }));
+  }
+  for (const [f, r] of won) svg.append(el('circle', { cx: X(f), cy: Y(r), r: S * 0.47, class: 'win', 'data-win': cellName(b, f, r) }));
   if (selected) {
     for (let r = 0; r < b.rows; r++) {
       for (let f = 0; f < b.files; f++) {
@@ -494,6 +529,7 @@ async function action(path, after) {
 }
 
 function init() {
+  document.body.dataset.chinese = chinese;
   $('start-form').addEventListener('submit', startGame);
   $('game').addEventListener('change', fillRules);
   $('stop').addEventListener('click', () => action('stop', () => {}));
