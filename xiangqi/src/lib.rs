@@ -108,15 +108,23 @@ impl game_core::Position for Position {
     }
 
     /// Every legal move; `Some(Win(opponent))` when there is none (checkmate and stalemate both
-    /// lose), `Some(Draw)` (and no moves) when the no-capture limit is reached and the side to
-    /// move is not checkmated. Repetition, which depends on the path and the search root, is
-    /// left to [`rule_outcome`](game_core::Position::rule_outcome) and
+    /// lose), `Some(Draw)` (and no moves) when the no-capture limit is reached as
+    /// [`Position::game_end`] counts it (checks beyond each side's tenth not counted) and the
+    /// side to move is not checkmated. Repetition, which depends on the path and the search
+    /// root, is left to [`rule_outcome`](game_core::Position::rule_outcome) and
     /// [`Position::game_end`].
+    ///
+    /// The plain ply count alone once ended the search's root where the game went on (more
+    /// than ten checks since the last capture): the engine had no move in a game that was
+    /// not over.
     fn generate_moves(&self, moves: &mut Vec<Move>) -> Option<Outcome> {
         self.legal_moves_into(moves);
         if moves.is_empty() {
             Some(Outcome::Win(self.side().opponent()))
-        } else if self.no_capture_limit() > 0 && self.halfmove_clock() >= self.no_capture_limit() {
+        } else if self.no_capture_limit() > 0
+            && self.halfmove_clock() >= self.no_capture_limit()
+            && self.no_capture_end().is_some()
+        {
             moves.clear();
             Some(Outcome::Draw)
         } else {

@@ -1010,7 +1010,7 @@ impl Position {
     /// The no-capture draw, unless the side to move is checkmated at that moment. Checks
     /// beyond the tenth of each side since the last capture do not count towards the limit
     /// (AXF rules; `shared/docs/xiangqi.md`).
-    fn no_capture_end(&self) -> Option<(Outcome, EndReason)> {
+    pub(crate) fn no_capture_end(&self) -> Option<(Outcome, EndReason)> {
         let st = self.state();
         if self.no_capture_limit > 0
             && st.clock >= self.no_capture_limit

@@ -442,6 +442,18 @@ fn checks_beyond_ten_a_side_do_not_count_towards_the_no_capture_limit() {
             let excess: u16 = checks.iter().map(|&c| c.saturating_sub(10)).sum();
             saw_excess |= excess > 0;
             let counted = ply - excess;
+            // The search's move generation ends the game exactly where the rules do: once
+            // it drew at the plain ply count and the engine had no move in a game that went
+            // on.
+            let mut root = Vec::new();
+            let search_draw =
+                game_core::Position::generate_moves(&p, &mut root) == Some(Outcome::Draw);
+            let rules_draw = matches!(p.game_end(), Some((_, EndReason::NoCaptureLimit)));
+            assert_eq!(
+                search_draw, rules_draw,
+                "seed {seed}: at {ply} plies ({checks:?} checks) the search says draw \
+                 {search_draw}, the rules {rules_draw}"
+            );
             match p.game_end() {
                 Some((_, EndReason::NoCaptureLimit)) => {
                     assert_eq!(
