@@ -67,6 +67,15 @@ pub struct PlayerArgs {
     pub red: Option<String>,
 }
 
+/// The terms a game of `qi play` is played on.
+#[derive(Clone, Debug, Default)]
+pub struct Terms {
+    /// `--clock`: the game clock, if any.
+    pub clock: Option<TimeControl>,
+    /// `--opening`: the opening rule, if any.
+    pub opening: Option<String>,
+}
+
 /// `qi play`.
 pub fn play(
     kind: Option<GameArg>,
@@ -75,9 +84,10 @@ pub fn play(
     load: Option<&Path>,
     view: View,
     engine: &EngineArgs,
-    clock: Option<TimeControl>,
+    terms: &Terms,
 ) -> Result<(), CliError> {
     let View { ascii, info, .. } = view;
+    let (clock, opening) = (terms.clock, terms.opening.as_deref());
     let config = engine.config();
     let mut setup = position.clone();
     let mut chosen: [Option<Player>; 2] = [None, None];
@@ -181,6 +191,22 @@ pub fn play(
             )));
         }
     };
+    match (opening, load) {
+        (Some(_), Some(_)) => {
+            return Err(CliError::Usage(
+                "--opening is for a new game: a loaded game goes on from its record".into(),
+            ));
+        }
+        (Some(name), None) => game.set_opening(name).map_err(CliError::Usage)?,
+        (None, None) => {
+            // Renju starts with Black's stone on the centre point (RIF rules, article 2);
+            // the other games have no such rule, and their refusal is no error.
+            if game.opening_rules().iter().any(|(n, _)| *n == "centre") {
+                game.set_opening("centre").map_err(CliError::Usage)?;
+            }
+        }
+        (None, Some(_)) => {}
+    }
     if view.flipped.is_some() && !game.board().flippable {
         return Err(CliError::Usage(format!(
             "--view is for boards seen from one side (xiangqi); {}'s board looks the same from \

@@ -137,6 +137,11 @@ enum Command {
         /// per move); a side whose clock runs out loses.
         #[arg(long, value_name = "BASE+INC", value_parser = parse_clock, allow_hyphen_values = true)]
         clock: Option<TimeControl>,
+        /// Gomoku and renju: the opening rule, swap2 (gomoku) or taraguchi-10 or rif (renju);
+        /// the engine takes whichever role it is given. Renju without one starts with
+        /// Black's stone on the centre point.
+        #[arg(long, value_name = "RULE")]
+        opening: Option<String>,
         #[command(flatten)]
         engine: EngineArgs,
     },
@@ -471,6 +476,7 @@ fn run(command: Command) -> Result<(), CliError> {
             info,
             view,
             clock,
+            opening,
             engine,
         } => commands::play(
             game,
@@ -483,7 +489,7 @@ fn run(command: Command) -> Result<(), CliError> {
                 flipped: view.map(|v| v == "black"),
             },
             &engine,
-            clock,
+            &commands::Terms { clock, opening },
         ),
         Command::Moves { game, position } => commands::moves(game, &position),
         Command::Analyze {

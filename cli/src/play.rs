@@ -18,6 +18,7 @@ use std::time::{Duration, Instant};
 use game_core::text::escape_controls;
 use game_core::{Outcome, Side};
 
+use game_frame::opening_rule::{AskView, Role};
 use game_frame::{Budget, Ending, Game, GameClock, Info, Style, Thought, clock_text, paint};
 
 /// Who plays a side.
@@ -276,12 +277,19 @@ pub fn run(
             }
             continue;
         }
+        if let Some(ask) = game.opening_ask() {
+            // The opening rule's step, taken by the player it asks (clocks stopped).
+            if !opening_step(game, config, &ask, input, out, &stop)? {
+                return Ok(());
+            }
+            continue;
+        }
         let side = game.side_to_move();
         let name = game.side_name(side);
         if let Some(c) = clock.as_mut() {
             c.start(side, Instant::now());
         }
-        if config.players[side.index()] == Player::Engine {
+        if player_of(game, config, side) == Player::Engine {
             let budget = turn_budget(config, clock.as_ref(), side);
             show_clock(game, clock.as_ref(), config, out)?;
             let thought = think(game, config, &budget, &stop, err, true)?;
@@ -406,6 +414,72 @@ pub fn run(
     }
 }
 
+/// One step of the opening rule ([`Game::opening_ask`]): the engine answers it, or the
+/// person asked types the answer (or `help`, `quit`). Returns false when the person quits
+/// or the input ends.
+fn opening_step(
+    game: &mut dyn Game,
+    config: &PlayConfig,
+    ask: &AskView,
+    input: &mut dyn LineSource,
+    out: &mut dyn Write,
+    stop: &AtomicBool,
+) -> io::Result<bool> {
+    let who = config.players[ask.role.index()];
+    // The side the player asked holds now, for people: "Black (qi)".
+    let holding = if Role::holding(Side::First, game.swapped()) == ask.role {
+        Side::First
+    } else {
+        Side::Second
+    };
+    let label = format!(
+        "{} ({})",
+        game.side_name(holding),
+        match who {
+            Player::Human => "you",
+            Player::Engine => "qi",
+        }
+    );
+    if who == Player::Engine {
+        let said = game.opening_engine(&config.budget, stop);
+        let line = format!("{label}, {}: {said}", ask.rule);
+        writeln!(out, "{}", styled(&line, &config.style))?;
+        if matches!(ask.kind, "place" | "pick") {
+            show_board(game, config, out)?;
+        }
+        return Ok(true);
+    }
+    writeln!(out, "{} opening: {label}, {}.", ask.rule, ask.prompt)?;
+    let line = match prompt(input, out, config, &format!("{label}> "), None)? {
+        Prompted::Line(line) => line,
+        Prompted::End | Prompted::Timeout => return Ok(false),
+    };
+    match line.to_ascii_lowercase().as_str() {
+        "" => {}
+        "quit" | "exit" => return Ok(false),
+        "help" => {
+            writeln!(out, "{}", styled(&help(game), &config.style))?;
+            for c in &ask.options {
+                writeln!(out, "  {:<11} {}", c.key, c.text)?;
+            }
+        }
+        _ => match game.opening_answer(&line) {
+            Ok(done) => {
+                writeln!(
+                    out,
+                    "{}",
+                    styled(&format!("{label}: {done}"), &config.style)
+                )?;
+                if matches!(ask.kind, "place" | "pick") {
+                    show_board(game, config, out)?;
+                }
+            }
+            Err(e) => writeln!(out, "{}", escape_controls(&e))?,
+        },
+    }
+    Ok(true)
+}
+
 /// How a flag fall's reason ends ([`Ending::time_forfeit`]).
 const OUT_OF_TIME: &str = "ran out of time";
 
@@ -486,7 +560,7 @@ fn record(
     clock: Option<&GameClock>,
     ending: Option<&Ending>,
 ) -> String {
-    let players = player_names(config);
+    let players = player_names(game, config);
     match clock {
         Some(c) => {
             let extra = [("TimeControl", c.time_control().tag())];
@@ -497,8 +571,15 @@ fn record(
     }
 }
 
-fn player_names(config: &PlayConfig) -> [&'static str; 2] {
-    [config.players[0].name(), config.players[1].name()]
+/// The players by side, first side first (`config.players` is by role: the player who
+/// began first; an opening rule's swap gives each the other side).
+fn player_names(game: &dyn Game, config: &PlayConfig) -> [&'static str; 2] {
+    [Side::First, Side::Second].map(|s| player_of(game, config, s).name())
+}
+
+/// Who plays `side` now.
+fn player_of(game: &dyn Game, config: &PlayConfig, side: Side) -> Player {
+    config.players[Role::holding(side, game.swapped()).index()]
 }
 
 fn announce(game: &dyn Game, end: &Ending, out: &mut dyn Write) -> io::Result<()> {
@@ -538,7 +619,7 @@ fn undo(
     let sides = game.turn_sides();
     let Some(last_human) = sides
         .iter()
-        .rposition(|s| config.players[s.index()] == Player::Human)
+        .rposition(|&s| player_of(game, config, s) == Player::Human)
     else {
         writeln!(out, "Nothing to undo.")?;
         return Ok(false);
@@ -563,7 +644,7 @@ fn undo(
     let words: Vec<String> = taken
         .iter()
         .rev()
-        .map(|&side| match config.players[side.index()] {
+        .map(|&side| match player_of(game, config, side) {
             Player::Human if one_human => "your last move".to_string(),
             Player::Human => format!("{}'s last move", game.side_name(side)),
             Player::Engine => "the engine's reply".to_string(),

@@ -298,6 +298,56 @@ fn renju_forbidden_move_loses() {
 }
 
 #[test]
+fn renju_rif_opening_between_two_people() {
+    // The RIF rule: the first player places an opening (the 1st stone on the centre), the
+    // other may swap, White plays the 4th stone, Black offers two 5th moves (symmetric ones
+    // refused) and White picks one.
+    let o = run(
+        &[
+            "play",
+            "renju",
+            "--opening",
+            "rif",
+            "--first",
+            "human",
+            "--second",
+            "human",
+            "--ascii",
+        ],
+        "i9\nh8\ni9\nj10\nmaybe\nstay\ng7\nk8 h11\nk8 k9\nl2\nk9\nmoves\nquit\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    for said in [
+        "rif opening: Black (you), place the 1st stone (Black) on the centre point, h8.",
+        "'i9': this stone goes on the centre point, h8",
+        "'maybe': expected 'stay' or 'swap'",
+        "rif opening: Black (you), offer 2 5th moves for Black",
+        "'k8 h11': h11 is symmetric to k8 on this board: offer moves that differ",
+        "'l2': l2 was not offered: pick one of k8 k9",
+        "White (you): k9",
+        "White to move>",
+    ] {
+        assert!(out.contains(said), "no {said:?} in:\n{out}");
+    }
+    // Without --opening, renju's first stone goes on the centre point.
+    let o = run(&["play", "renju", "--depth", "1", "--ascii"], "a1\nquit\n");
+    assert!(
+        stdout(&o).contains("'a1': this stone goes on the centre point, h8"),
+        "{}",
+        stdout(&o)
+    );
+    // A game without opening rules says so.
+    let o = run(&["play", "xiangqi", "--opening", "swap2"], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("xiangqi has no opening rules"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
 fn renju_human_vs_engine_to_the_end() {
     let script: String = (1..=15)
         .flat_map(|r| ('a'..='o').map(move |c| format!("{c}{r}\n")))

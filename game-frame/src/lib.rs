@@ -22,6 +22,7 @@ pub mod board;
 pub mod clock;
 pub mod config;
 mod error;
+pub mod opening_rule;
 pub mod registry;
 pub mod render;
 pub mod rules;

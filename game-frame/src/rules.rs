@@ -12,6 +12,7 @@ use game_core::{Evaluate, Outcome, Position, Score, ScoreView, Side};
 
 use crate::board::BoardView;
 use crate::config::{Budget, EngineConfig};
+use crate::opening_rule::OpeningRule;
 use crate::strength::{LevelPick, LevelSettings};
 
 /// How a finished game ended: the outcome and the reason in words ("five in a row").
@@ -195,6 +196,20 @@ pub trait Rules: Position {
                 text
             })
             .collect()
+    }
+
+    /// The opening rules a game from this position offers, as (name, description) pairs
+    /// ([`crate::opening_rule`]: gomoku's swap2, renju's RIF rule and Taraguchi-10). Default
+    /// none.
+    fn opening_rules(&self) -> Vec<(&'static str, &'static str)> {
+        Vec::new()
+    }
+
+    /// Opening rule `name` (one of [`opening_rules`](Rules::opening_rules)) for a game
+    /// starting from this position, or `None` for an unknown name or a position past its
+    /// start. Default none.
+    fn opening_rule(&self, _name: &str) -> Option<Box<dyn OpeningRule<Self>>> {
+        None
     }
 
     /// Other notations of a turn for people, shown after a move is played (xiangqi: WXF and

@@ -7,6 +7,7 @@ use game_core::{ScoreView, Side};
 
 use crate::board::BoardView;
 use crate::config::{Budget, EngineConfig};
+use crate::opening_rule::{Answer, Ask, AskView, OpeningRule};
 use crate::render::{Style, render};
 use crate::rules::{Decision, Ending, Progress, Rules};
 
@@ -170,6 +171,34 @@ pub trait Game: Send {
         stop: &AtomicBool,
         info: &mut dyn FnMut(&Info),
     ) -> Thought;
+    /// The opening rules this game offers, as (name, description) pairs
+    /// ([`Rules::opening_rules`]).
+    fn opening_rules(&self) -> Vec<(&'static str, &'static str)>;
+    /// Plays the game under opening rule `name` ([`crate::opening_rule`]).
+    ///
+    /// # Errors
+    /// A name the game does not offer (naming those it does), or a game already begun.
+    fn set_opening(&mut self, name: &str) -> Result<(), String>;
+    /// The opening rule the game is played under, if any (also once the opening is over).
+    fn opening_name(&self) -> Option<&'static str>;
+    /// What the opening asks now, or `None` when normal play goes on (the side to move's
+    /// player moves).
+    fn opening_ask(&self) -> Option<AskView>;
+    /// A person's answer to [`opening_ask`](Game::opening_ask) as text: a point, a choice's
+    /// word, the points offered, the point picked. Returns what was done, for people.
+    ///
+    /// # Errors
+    /// No opening step is asked, or the answer does not read or is refused (a stone outside
+    /// its square, symmetric offers, a pick not offered): the message says why and what is
+    /// expected, and the game is unchanged.
+    fn opening_answer(&mut self, text: &str) -> Result<String, String>;
+    /// The engine answers the opening's step within `budget` and the answer is played;
+    /// returns it as text (`swap`, `h8`, `offer g9 j7`), or an empty text when no step is
+    /// asked.
+    fn opening_engine(&mut self, budget: &Budget, stop: &AtomicBool) -> String;
+    /// Whether the players have swapped colours in the opening: the player who began then
+    /// plays the second side ([`Role::holding`](crate::opening_rule::Role::holding)).
+    fn swapped(&self) -> bool;
     /// The game record: tags (players, result, start position) and the moves.
     fn record(&self, players: [&str; 2], ending: Option<&Ending>) -> String {
         self.record_with(players, ending, "qi", &[], &[])
@@ -210,6 +239,12 @@ pub struct Session<R: Rules> {
     pos: R,
     turns: Vec<(Side, Vec<R::Move>)>,
     engine: R::Engine,
+    /// The opening rule in play, if any ([`Game::set_opening`]).
+    opening: Option<Box<dyn OpeningRule<R>>>,
+    /// The turns the opening placed: undo stops there.
+    opening_turns: usize,
+    /// The opening's steps for the record (`swap`, `offer g9 j7`).
+    opening_log: Vec<String>,
 }
 
 impl<R: Rules> Session<R> {
@@ -220,6 +255,9 @@ impl<R: Rules> Session<R> {
             start,
             turns: Vec::new(),
             engine: R::new_engine(config),
+            opening: None,
+            opening_turns: 0,
+            opening_log: Vec::new(),
         }
     }
 
@@ -296,6 +334,33 @@ impl<R: Rules> Session<R> {
             pv: Self::turn_texts(&self.pos, &decision.pv),
             lines,
         }
+    }
+
+    /// Gives `answer` to the opening rule, plays the stones it places and logs it; returns
+    /// it as text.
+    fn apply_opening(&mut self, answer: Answer<R::Move>) -> Result<String, String> {
+        let text = match &answer {
+            Answer::Place(m) | Answer::Pick(m) => self.pos.format_move(*m),
+            Answer::Choose(key) => (*key).to_string(),
+            Answer::Offer(moves) => format!(
+                "offer {}",
+                moves
+                    .iter()
+                    .map(|&m| self.pos.format_move(m))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ),
+        };
+        let opening = self.opening.as_mut().ok_or("no opening rule")?;
+        let moves = opening.answer(&self.pos, answer)?;
+        for mv in moves {
+            let mover = self.pos.side_to_move();
+            self.pos.play_input(mv);
+            self.push_ply(mover, mv);
+        }
+        self.opening_turns = self.turns.len();
+        self.opening_log.push(text.clone());
+        Ok(text)
     }
 
     fn decide(
@@ -433,6 +498,10 @@ impl<R: Rules> Game for Session<R> {
     }
 
     fn undo_turn(&mut self) -> Option<Side> {
+        // The opening's stones and choices stay: a take-back stops at normal play.
+        if self.opening_ask().is_some() || self.turns.len() <= self.opening_turns {
+            return None;
+        }
         let (side, plies) = self.turns.pop()?;
         for &mv in plies.iter().rev() {
             self.pos.undo(mv);
@@ -527,6 +596,140 @@ impl<R: Rules> Game for Session<R> {
         Some(out)
     }
 
+    fn opening_rules(&self) -> Vec<(&'static str, &'static str)> {
+        self.start.opening_rules()
+    }
+
+    fn set_opening(&mut self, name: &str) -> Result<(), String> {
+        let offered = self.start.opening_rules();
+        let names = || {
+            offered
+                .iter()
+                .map(|(n, _)| *n)
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        if !self.turns.is_empty() || self.opening.is_some() {
+            return Err("an opening rule is chosen before the first move".to_string());
+        }
+        let known = offered
+            .iter()
+            .any(|(n, _)| n.eq_ignore_ascii_case(name.trim()));
+        match self.pos.opening_rule(name) {
+            Some(rule) => {
+                self.opening = Some(rule);
+                Ok(())
+            }
+            // A choice of no rule (gomoku's `free`).
+            None if known => Ok(()),
+            None if offered.is_empty() => {
+                Err(format!("{} has no opening rules", self.pos.game_name()))
+            }
+            None => Err(format!(
+                "unknown opening rule '{}': expected {}",
+                name.trim(),
+                names()
+            )),
+        }
+    }
+
+    fn opening_name(&self) -> Option<&'static str> {
+        self.opening.as_ref().map(|o| o.name())
+    }
+
+    fn opening_ask(&self) -> Option<AskView> {
+        let opening = self.opening.as_ref()?;
+        let ask = opening.ask(&self.pos)?;
+        let texts = |moves: &[R::Move]| -> Vec<String> {
+            moves.iter().map(|&m| self.pos.format_move(m)).collect()
+        };
+        let mut view = AskView {
+            rule: opening.name(),
+            role: ask.role(),
+            kind: "place",
+            allowed: Vec::new(),
+            options: Vec::new(),
+            count: 0,
+            offered: Vec::new(),
+            prompt: opening.prompt(&self.pos),
+        };
+        match ask {
+            Ask::Place { allowed, .. } => view.allowed = texts(&allowed),
+            Ask::Choose { options, .. } => {
+                view.kind = "choose";
+                view.options = options;
+            }
+            Ask::Offer { count, .. } => {
+                view.kind = "offer";
+                view.count = count;
+            }
+            Ask::Pick { offered, .. } => {
+                view.kind = "pick";
+                view.offered = texts(&offered);
+            }
+        }
+        Some(view)
+    }
+
+    fn opening_answer(&mut self, text: &str) -> Result<String, String> {
+        let Some(opening) = self.opening.as_ref() else {
+            return Err("no opening step is asked".to_string());
+        };
+        let Some(ask) = opening.ask(&self.pos) else {
+            return Err("the opening is over: play a move".to_string());
+        };
+        let quoted = |e: &str| crate::setup::quoted(text.trim(), e);
+        let one = |pos: &R, word: &str| -> Result<R::Move, String> {
+            match pos.parse_turn(word)?.as_slice() {
+                [mv] => Ok(*mv),
+                _ => Err("expected one point".to_string()),
+            }
+        };
+        let answer = match &ask {
+            Ask::Place { .. } => Answer::Place(one(&self.pos, text).map_err(|e| quoted(&e))?),
+            Ask::Pick { .. } => Answer::Pick(one(&self.pos, text).map_err(|e| quoted(&e))?),
+            Ask::Choose { options, .. } => {
+                let word = text.trim().to_ascii_lowercase();
+                let choice = options.iter().find(|c| c.key == word).ok_or_else(|| {
+                    quoted(&format!(
+                        "expected {}",
+                        options
+                            .iter()
+                            .map(|c| format!("'{}'", c.key))
+                            .collect::<Vec<_>>()
+                            .join(" or ")
+                    ))
+                })?;
+                Answer::Choose(choice.key)
+            }
+            Ask::Offer { .. } => {
+                let moves = text
+                    .split(|c: char| c.is_whitespace() || c == ',')
+                    .filter(|w| !w.is_empty())
+                    .map(|w| one(&self.pos, w).map_err(|e| quoted(&format!("{w}: {e}"))))
+                    .collect::<Result<Vec<_>, _>>()?;
+                Answer::Offer(moves)
+            }
+        };
+        self.apply_opening(answer).map_err(|e| quoted(&e))
+    }
+
+    fn opening_engine(&mut self, budget: &Budget, stop: &AtomicBool) -> String {
+        let Some(opening) = self.opening.as_mut() else {
+            return String::new();
+        };
+        if opening.ask(&self.pos).is_none() {
+            return String::new();
+        }
+        let answer = opening.engine_answer(&self.pos, &mut self.engine, budget, stop);
+        // The engine's own answer is always one the rule takes.
+        self.apply_opening(answer).unwrap_or_default()
+    }
+
+    fn swapped(&self) -> bool {
+        self.opening.as_ref().is_some_and(|o| o.swapped())
+    }
+
     fn flag_fall(&self, side: Side) -> game_core::Outcome {
         self.pos.flag_fall(side)
     }
@@ -554,6 +757,12 @@ impl<R: Rules> Game for Session<R> {
         }
         for (k, v) in self.start.start_tags() {
             tag(k, &v);
+        }
+        if let Some(opening) = &self.opening {
+            tag("Opening", opening.name());
+            if !self.opening_log.is_empty() {
+                tag("OpeningSteps", &self.opening_log.join("; "));
+            }
         }
         for (k, v) in extra {
             tag(k, v);

@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use game_core::zobrist::SplitMix64;
 use game_core::{Position, Side};
+use game_frame::opening_rule::OpeningRule;
 use game_frame::selfplay::{self, Settings, Summary};
 use game_frame::{
     BoardView, Budget, Decision, Ending, EngineConfig, FrameError, Game, GameSpec, LevelPick,
@@ -390,6 +391,16 @@ impl Rules for Board {
             },
             lines: result.lines,
         }
+    }
+
+    /// Swap2 (freestyle and standard), Taraguchi-10 and the RIF rule (renju), and renju's
+    /// centre start ([`crate::opening`]).
+    fn opening_rules(&self) -> Vec<(&'static str, &'static str)> {
+        crate::opening::rules_for(self.rule())
+    }
+
+    fn opening_rule(&self, name: &str) -> Option<Box<dyn OpeningRule<Self>>> {
+        crate::opening::boxed(self, name)
     }
 
     /// Gomoku levels: [`LevelSettings::standard`] with a unit of 100 (half an open three)

@@ -32,6 +32,7 @@ mod error;
 mod eval;
 pub mod frame;
 pub mod gomocup;
+pub mod opening;
 pub mod pattern;
 mod point;
 pub mod policy;
