@@ -751,3 +751,162 @@ async fn move_now_stops_the_engine_s_reply_to_a_person() {
     .await;
     c.close().await.unwrap();
 }
+
+/// Starts a game with an opening rule from the start screen: `players` by seat (the first
+/// is the player who begins), the engine at depth 1 and 200 ms.
+async fn start_opening(c: &Client, served: &Served, game: &str, opening: &str, players: [&str; 2]) {
+    c.goto(&served.url).await.expect("the page loads");
+    c.wait()
+        .for_element(Locator::Css("#game option"))
+        .await
+        .expect("the start screen");
+    select(c, "game", game).await;
+    until(c, "!document.getElementById('opening-label').hidden").await;
+    select(c, "opening", opening).await;
+    select(c, "first", players[0]).await;
+    select(c, "second", players[1]).await;
+    select(c, "movetime", "200").await;
+    select(c, "depth", "1").await;
+    click(c, "start-button").await;
+    until(c, "!!document.querySelector('#board svg')").await;
+}
+
+/// Plays the person's part of the opening through the page until it is over, whatever the
+/// engine chooses: a stone on the first point marked allowed (or near the centre), the
+/// first choice offered ("offer" where there is one), ten far points that no symmetry maps
+/// onto each other, the first offered move. Returns the kinds of step the person took.
+async fn play_opening_by_clicks(c: &Client, served: &Served) -> Vec<String> {
+    let mut took = Vec::new();
+    for _ in 0..30 {
+        let id = js(c, "new URLSearchParams(location.search).get('game')").await;
+        let id = id.as_str().unwrap().to_string();
+        // Wait for the engine's steps: the opening is over, or a person is asked.
+        let st = served.wait_state(&id, |st| {
+            !st["thinking"].as_bool().unwrap_or(false)
+                && (st["opening"]["asked"].is_null()
+                    || st["seats"][st["opening"]["asked"]["seat"].as_u64().unwrap() as usize]
+                        == json!("human"))
+        });
+        let ask = &st["opening"]["asked"];
+        if ask.is_null() {
+            return took;
+        }
+        let version = st["version"].as_u64().unwrap();
+        until(
+            c,
+            &format!(
+                "!document.getElementById('opening-box').hidden && \
+                 document.getElementById('opening-prompt').textContent.startsWith('{}: You')",
+                st["opening"]["rule"].as_str().unwrap()
+            ),
+        )
+        .await;
+        let kind = ask["kind"].as_str().unwrap().to_string();
+        match kind.as_str() {
+            "place" => {
+                let allowed: Vec<&str> = ask["allowed"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|v| v.as_str().unwrap())
+                    .collect();
+                let point = allowed.first().copied().unwrap_or_else(|| {
+                    ["g9", "i7", "g7", "i9", "f8", "j8", "h10", "h6"]
+                        .into_iter()
+                        .find(|p| support::piece_at(&st, p).is_null())
+                        .unwrap()
+                });
+                click_cell(c, point).await;
+            }
+            "choose" => {
+                let keys: Vec<&str> = ask["options"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|o| o["key"].as_str().unwrap())
+                    .collect();
+                // Offer 5th moves, place two more, and otherwise hold Black: so that the
+                // person meets every kind of step whatever the engine does.
+                let seat = ask["seat"].as_u64().unwrap();
+                let holds_black = (seat == 0) != st["swapped"].as_bool().unwrap();
+                let key = ["offer", "two", "black"]
+                    .into_iter()
+                    .find(|k| keys.contains(k))
+                    .unwrap_or(if holds_black { "stay" } else { "swap" });
+                c.find(Locator::Css(&format!("[data-choice='{key}']")))
+                    .await
+                    .unwrap_or_else(|e| panic!("no button {key}: {e}"))
+                    .click()
+                    .await
+                    .unwrap();
+            }
+            "offer" => {
+                let count = ask["count"].as_u64().unwrap() as usize;
+                // Column a, rows 8 to 15, then b8 and b9: distances from the centre that no
+                // rotation or reflection exchanges.
+                let far = [
+                    "a8", "a9", "a10", "a11", "a12", "a13", "a14", "a15", "b8", "b9",
+                ];
+                for p in &far[..count] {
+                    click_cell(c, p).await;
+                }
+                until(c, "!document.getElementById('send-offer').disabled").await;
+                click(c, "send-offer").await;
+            }
+            "pick" => {
+                let first = ask["offered"][0].as_str().unwrap().to_string();
+                until(
+                    c,
+                    &format!("!!document.querySelector(\"[data-offered='{first}']\")"),
+                )
+                .await;
+                click_cell(c, &first).await;
+            }
+            other => panic!("unknown step {other}"),
+        }
+        served.wait_state(&id, |s| s["version"].as_u64().unwrap() > version);
+        took.push(kind);
+    }
+    panic!("the opening never ended: {took:?}");
+}
+
+#[tokio::test]
+async fn taraguchi_10_and_swap2_openings_through_the_page_in_both_roles() {
+    let Some(driver) =
+        Driver::start("taraguchi_10_and_swap2_openings_through_the_page_in_both_roles")
+    else {
+        return;
+    };
+    let served = Served::start();
+    let c = driver.browser().await;
+    for (game, opening) in [("renju", "taraguchi-10"), ("gomoku", "swap2")] {
+        for players in [["human", "engine"], ["engine", "human"]] {
+            start_opening(&c, &served, game, opening, players).await;
+            let took = play_opening_by_clicks(&c, &served).await;
+            let st = page_state(&c, &served).await;
+            assert!(st["opening"]["asked"].is_null(), "{st}");
+            assert_eq!(st["opening"]["rule"], json!(opening), "{st}");
+            let stones = pieces(&st);
+            // Taraguchi ends at five stones (the 5th placed, or an offer picked), swap2 at
+            // three or five; the engine may have replied since.
+            let least = if opening == "taraguchi-10" { 5 } else { 3 };
+            assert!(stones >= least, "{players:?} {took:?}");
+            assert!(!took.is_empty(), "{players:?}");
+            let record =
+                served.get_text(&format!("/api/games/{}/record", st["id"].as_str().unwrap()));
+            assert!(
+                record.contains(&format!("[Opening \"{opening}\"]")),
+                "{record}"
+            );
+            // Normal play goes on: whoever is to move, the page says so.
+            until(
+                &c,
+                "document.getElementById('status').textContent.includes('to move') \
+                 && document.getElementById('opening-box').hidden",
+            )
+            .await;
+            screenshot(&c, &format!("opening-{opening}")).await;
+        }
+    }
+    c.close().await.unwrap();
+}

@@ -746,3 +746,66 @@ fn clocks_run_and_a_flag_fall_ends_the_game() {
     assert_eq!(lines.len(), 3, "{hint}");
     assert_eq!(lines[0]["pv"][0], hint["bestmove"], "{hint}");
 }
+
+#[test]
+fn an_opening_rule_over_the_api_seats_each_step_and_swaps_the_seats() {
+    let s = Served::start();
+    // Two people under the RIF rule: the first player's key places the first three stones.
+    let st = s.create(&json!({"game": "renju", "opening": "rif", "players": ["human", "human"]}));
+    let g = st["id"].as_str().unwrap().to_string();
+    assert_eq!(st["opening"]["rule"], json!("rif"));
+    assert_eq!(st["opening"]["asked"]["kind"], json!("place"));
+    assert_eq!(st["opening"]["asked"]["allowed"], json!(["h8"]));
+    let mv = |seat: usize, text: &str| s.as_seat(&g, seat, "move", &json!({ "move": text }));
+    let (status, e) = mv(0, "a1");
+    assert_eq!(status, 400, "{e}");
+    assert!(
+        e["error"].as_str().unwrap().contains("centre point, h8"),
+        "{e}"
+    );
+    for p in ["h8", "i9", "j10"] {
+        let (status, st) = mv(0, p);
+        assert_eq!(status, 200, "{st}");
+    }
+    // The other player (seat 1) swaps: seat 0 now holds White and plays the 4th stone.
+    let (status, e) = mv(0, "swap");
+    assert_eq!(status, 403, "{e}");
+    let (status, st) = mv(1, "swap");
+    assert_eq!(status, 200, "{st}");
+    assert_eq!(
+        (st["swapped"].clone(), st["actor"].clone()),
+        (json!(true), json!(0))
+    );
+    let (status, st) = mv(0, "g7");
+    assert_eq!(status, 200, "{st}");
+    // Black (seat 1) offers two 5th moves; symmetric ones are refused.
+    assert_eq!(st["opening"]["asked"]["kind"], json!("offer"));
+    assert_eq!(st["actor"], json!(1));
+    let (status, e) = mv(1, "k8 h11");
+    assert_eq!(status, 400, "{e}");
+    assert!(e["error"].as_str().unwrap().contains("symmetric"), "{e}");
+    let (_, st) = mv(1, "k8 k9");
+    assert_eq!(st["opening"]["asked"]["offered"], json!(["k8", "k9"]));
+    let (status, st) = mv(0, "k9");
+    assert_eq!(status, 200, "{st}");
+    assert!(st["opening"]["asked"].is_null(), "{st}");
+    // Normal play: White to move, held by seat 0 after the swap.
+    assert_eq!(
+        (st["to_move"].clone(), st["actor"].clone()),
+        (json!(1), json!(0))
+    );
+    let record = s.get_text(&format!("/api/games/{g}/record"));
+    assert!(
+        record.contains("[OpeningSteps \"h8; i9; j10; swap; g7; offer k8 k9; k9\"]"),
+        "{record}"
+    );
+    // An opening rule for a game that has none, or for a record, is refused.
+    let (status, e) = s.post(
+        "/api/games",
+        &json!({"game": "xiangqi", "opening": "swap2"}),
+    );
+    assert_eq!(status, 400, "{e}");
+    // A renju game without a rule starts at the centre.
+    let st = s.create(&json!({"game": "renju", "players": ["human", "human"]}));
+    assert_eq!(st["opening"]["rule"], json!("centre"));
+}

@@ -171,6 +171,9 @@ pub trait Game: Send {
         stop: &AtomicBool,
         info: &mut dyn FnMut(&Info),
     ) -> Thought;
+    /// Replaces the engine with a fresh one of `config` (a larger or smaller table), the
+    /// game unchanged.
+    fn new_engine(&mut self, config: &EngineConfig);
     /// The opening rules this game offers, as (name, description) pairs
     /// ([`Rules::opening_rules`]).
     fn opening_rules(&self) -> Vec<(&'static str, &'static str)>;
@@ -594,6 +597,10 @@ impl<R: Rules> Game for Session<R> {
             out.push((*side, text));
         }
         Some(out)
+    }
+
+    fn new_engine(&mut self, config: &EngineConfig) {
+        self.engine = R::new_engine(config);
     }
 
     fn opening_rules(&self) -> Vec<(&'static str, &'static str)> {

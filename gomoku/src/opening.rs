@@ -334,7 +334,12 @@ impl GomokuOpening {
     }
 
     /// The score of the side to move of `board` after a short search.
-    fn evaluate(engine: &mut Engine, board: &Board, nodes: u64, stop: &AtomicBool) -> Score {
+    fn evaluate(
+        engine: &mut Engine,
+        board: &Board,
+        limits: &EngineLimits,
+        stop: &AtomicBool,
+    ) -> Score {
         if let Some((outcome, _)) = board.game_end() {
             return match outcome {
                 game_core::Outcome::Win(s) if s == board.side_to_move() => game_core::score::MATE,
@@ -342,12 +347,7 @@ impl GomokuOpening {
                 game_core::Outcome::Draw => 0,
             };
         }
-        let limits = EngineLimits {
-            nodes: Some(nodes),
-            depth: Some(8),
-            ..EngineLimits::default()
-        };
-        engine.think(board, &limits, stop, |_| {}).score
+        engine.think(board, limits, stop, |_| {}).score
     }
 
     /// Each candidate's score for the player who plays it, best first.
@@ -355,7 +355,7 @@ impl GomokuOpening {
         engine: &mut Engine,
         board: &Board,
         points: &[Point],
-        nodes: u64,
+        limits: &EngineLimits,
         stop: &AtomicBool,
     ) -> Vec<(Point, Score)> {
         let mut out: Vec<(Point, Score)> = points
@@ -363,7 +363,7 @@ impl GomokuOpening {
             .map(|&p| {
                 let mut b = board.clone();
                 b.play(p);
-                (p, -Self::evaluate(engine, &b, nodes, stop))
+                (p, -Self::evaluate(engine, &b, limits, stop))
             })
             .collect();
         out.sort_by_key(|&(p, s)| (std::cmp::Reverse(s), p));
@@ -371,9 +371,20 @@ impl GomokuOpening {
     }
 }
 
-/// Nodes of each short search the engine makes in the opening.
-fn eval_nodes(budget: &Budget) -> u64 {
-    budget.nodes.map_or(20_000, |n| (n / 8).clamp(500, 200_000))
+/// The limits of each short search the engine makes in the opening: a tenth of the
+/// budget's nodes, or 50 nodes a millisecond of its time per move, at most 20,000 nodes and
+/// 8 plies (the budget's depth when smaller). An opening step makes up to a few dozen.
+fn eval_limits(budget: &Budget) -> EngineLimits {
+    let nodes = match (budget.nodes, budget.time) {
+        (Some(n), _) => n / 10,
+        (None, Some(t)) => t.as_millis() as u64 * 50,
+        (None, None) => 20_000,
+    };
+    EngineLimits {
+        nodes: Some(nodes.clamp(500, 20_000)),
+        depth: Some(budget.depth.unwrap_or(8).clamp(1, 8)),
+        ..EngineLimits::default()
+    }
 }
 
 impl OpeningRule<Board> for GomokuOpening {
@@ -517,7 +528,7 @@ impl OpeningRule<Board> for GomokuOpening {
         budget: &Budget,
         stop: &AtomicBool,
     ) -> Answer<Point> {
-        let nodes = eval_nodes(budget);
+        let limits = eval_limits(budget);
         let Some(step) = self.step().cloned() else {
             return Answer::Choose("stay");
         };
@@ -529,7 +540,7 @@ impl OpeningRule<Board> for GomokuOpening {
                 if points.len() == 1 {
                     return Answer::Place(points[0]);
                 }
-                let scored = Self::scored(engine, board, &points, nodes, stop);
+                let scored = Self::scored(engine, board, &points, &limits, stop);
                 let pick = if balanced {
                     // A choice of colours follows: the most even position.
                     scored.iter().min_by_key(|&&(p, s)| (s.abs(), p))
@@ -540,7 +551,11 @@ impl OpeningRule<Board> for GomokuOpening {
             }
             Step::Swap | Step::Swap2 | Step::Colour => {
                 // The score of the side to move; which side the chooser holds decides.
-                let score = Self::evaluate(engine, board, nodes * 4, stop);
+                let deeper = EngineLimits {
+                    nodes: limits.nodes.map(|n| n * 4),
+                    ..limits
+                };
+                let score = Self::evaluate(engine, board, &deeper, stop);
                 match step {
                     Step::Swap => Answer::Choose(if score < 0 { "swap" } else { "stay" }),
                     Step::Swap2 if score < -150 => Answer::Choose("black"),
@@ -555,7 +570,7 @@ impl OpeningRule<Board> for GomokuOpening {
                 // The best moves for the offering side, one of each symmetric class: the
                 // other player picks the worst of them for us.
                 let scored =
-                    Self::scored(engine, board, &Self::candidates(board, None), nodes, stop);
+                    Self::scored(engine, board, &Self::candidates(board, None), &limits, stop);
                 let mut chosen: Vec<Point> = Vec::new();
                 for (p, _) in scored {
                     if !chosen.iter().any(|&q| symmetric(board, q, p)) {
@@ -580,7 +595,7 @@ impl OpeningRule<Board> for GomokuOpening {
                 Answer::Offer(chosen)
             }
             Step::Pick => {
-                let scored = Self::scored(engine, board, &self.offered, nodes, stop);
+                let scored = Self::scored(engine, board, &self.offered, &limits, stop);
                 // Scores are the offering side's: pick the move worst for it.
                 let pick = scored.last().map_or(self.offered[0], |&(p, _)| p);
                 Answer::Pick(pick)

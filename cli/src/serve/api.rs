@@ -45,7 +45,7 @@ use axum::{Json, Router};
 use futures_util::stream::{self, Stream, StreamExt};
 use game_core::text::escape_controls;
 use game_frame::{
-    EngineConfig, GameClock, Level, LevelError, LevelPick, Setup, TimeControl, quoted,
+    EngineConfig, GameClock, GameSpec, Level, LevelError, LevelPick, Setup, TimeControl, quoted,
 };
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -322,6 +322,9 @@ pub struct NewGame {
     pub clock: Option<String>,
     /// The engine's strength level, 1 (weakest) to 8 (the full engine, the default).
     pub level: Option<Value>,
+    /// The opening rule (`swap2` for gomoku, `taraguchi-10` or `rif` for renju; see
+    /// `GET /api/games`); default none, and for renju Black's first stone on the centre.
+    pub opening: Option<String>,
 }
 
 /// The routes over `server`.
@@ -381,6 +384,39 @@ async fn style() -> impl IntoResponse {
     )
 }
 
+/// The opening rules a game offers under each of its rules (`""` for a game without rules):
+/// `{rule: [{name, help}]}`, empty lists left out.
+fn openings_of(spec: &dyn GameSpec) -> Value {
+    let rules: Vec<Option<&str>> = if spec.rules().is_empty() {
+        vec![None]
+    } else {
+        spec.rules().iter().map(|(n, _)| Some(*n)).collect()
+    };
+    let mut out = serde_json::Map::new();
+    for rule in rules {
+        let setup = Setup {
+            rule: rule.map(str::to_string),
+            ..Setup::default()
+        };
+        let Ok(game) = spec.build(&setup, &EngineConfig::small()) else {
+            continue;
+        };
+        let offered = game.opening_rules();
+        if !offered.is_empty() {
+            out.insert(
+                rule.unwrap_or("").to_string(),
+                json!(
+                    offered
+                        .iter()
+                        .map(|(n, h)| json!({"name": n, "help": h}))
+                        .collect::<Vec<_>>()
+                ),
+            );
+        }
+    }
+    Value::Object(out)
+}
+
 async fn catalog() -> Json<Value> {
     let games: Vec<Value> = registry::GAMES
         .iter()
@@ -391,6 +427,7 @@ async fn catalog() -> Json<Value> {
                 "sides": g.side_names(),
                 "rules": g.rules().iter().map(|(n, h)| json!({"name": n, "help": h})).collect::<Vec<_>>(),
                 "stone_setups": g.stone_setups(),
+                "openings": openings_of(*g),
             })
         })
         .collect();
@@ -448,7 +485,7 @@ fn build(req: &NewGame, server: &Server) -> Result<Created, ApiError> {
         })?),
         None => None,
     };
-    let game = match (&req.record, spec) {
+    let mut game = match (&req.record, spec) {
         (Some(text), _) => {
             crate::record::load(text, "the record", spec.map(GameArg), &setup, &config)
                 .map_err(|e| ApiError::bad(e.to_string()))?
@@ -472,6 +509,24 @@ fn build(req: &NewGame, server: &Server) -> Result<Created, ApiError> {
         })
         .or(spec)
         .ok_or_else(|| ApiError::bad(format!("{} is not served here", game.name())))?;
+    match (req.opening.as_deref().map(str::trim), &req.record) {
+        (Some(name), None) if !name.is_empty() => {
+            game.set_opening(name).map_err(ApiError::bad)?;
+        }
+        (Some(name), Some(_)) if !name.is_empty() => {
+            return Err(ApiError::bad(
+                "an opening rule is for a new game: a record goes on from its moves".to_string(),
+            ));
+        }
+        // Renju starts with Black's stone on the centre point (RIF rules, article 2).
+        _ if req.record.is_none()
+            && game.turn_sides().is_empty()
+            && game.opening_rules().iter().any(|(n, _)| *n == "centre") =>
+        {
+            game.set_opening("centre").map_err(ApiError::bad)?;
+        }
+        _ => {}
+    }
     let seats = match &req.players {
         Some([a, b]) => [
             Seat::parse(a).map_err(ApiError::bad)?,

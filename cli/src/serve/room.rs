@@ -8,14 +8,15 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant, SystemTime};
 
 use game_core::{Outcome, Side};
+use game_frame::opening_rule::Role;
 use game_frame::{
-    Budget, Ending, EngineConfig, Game, GameClock, GameSpec, Info, LEVELS, LevelPick, Setup,
+    Budget, Ending, EngineConfig, Game, GameClock, GameSpec, Info, LEVELS, LevelPick,
 };
 use serde_json::{Map, Value, json};
 use tokio::sync::{Semaphore, broadcast};
 
 use super::seats::Key;
-use super::view::game_state;
+use super::view::{game_state, opening_json};
 
 /// Who plays a side.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -94,6 +95,13 @@ struct Status {
     /// The record as `GET /record` serves it, as of the last change.
     record: String,
     to_move: Side,
+    /// The seat (by index: the first is the creator's first player) that acts now: the
+    /// opening rule's asked player, else the holder of the side to move.
+    actor: Side,
+    /// Whether an opening rule's swap gave each seat the other side.
+    swapped: bool,
+    /// Whether an opening rule's step is asked now.
+    in_opening: bool,
     /// The side that played each turn so far, in order.
     turns: Vec<Side>,
     over: bool,
@@ -178,15 +186,6 @@ impl Tables {
 /// The table of a game that no engine has searched yet, in MiB.
 pub const SMALL_HASH_MIB: usize = 1;
 
-/// `game` built again with an engine of `config`, by loading its own record (the start
-/// position and every turn, mid-turn stones included); `None` unless the new game's state is
-/// the old one's in every detail (board, turns, side to move, legal moves).
-fn rebuilt(game: &dyn Game, config: &EngineConfig) -> Option<Box<dyn Game>> {
-    let text = game.record(["first", "second"], None);
-    let new = crate::record::load(&text, "the game", None, &Setup::default(), config).ok()?;
-    (game_state(new.as_ref(), None) == game_state(game, None)).then_some(new)
-}
-
 /// Why a request about a game was refused: `Conflict` (409) for a request that is fine but
 /// not now, `Bad` (400) for one that is wrong, `Forbidden` (403) for one without the key of
 /// the side it acts for.
@@ -257,6 +256,12 @@ impl Drop for Room {
     }
 }
 
+/// The seat (by index: 0 the player who began) that holds `side`, given whether an opening
+/// rule's swap exchanged the sides.
+fn seat_of(side: Side, swapped: bool) -> Side {
+    if swapped { side.opponent() } else { side }
+}
+
 /// Locks `m`, whatever a panicking holder left (the game's state is checked on every move).
 fn lock<T: ?Sized>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
@@ -287,6 +292,9 @@ impl Room {
             state: Map::new(),
             record: String::new(),
             to_move: Side::First,
+            actor: Side::First,
+            swapped: false,
+            in_opening: false,
             turns: Vec::new(),
             over: false,
             version: 0,
@@ -325,7 +333,18 @@ impl Room {
     fn refresh(&self, st: &mut Status, game: &dyn Game) {
         let over = st.resigned.is_some() || game.ending().is_some();
         let turns = game.turn_sides().len();
-        if let Some(c) = st.clock.as_mut() {
+        let ask = game.opening_ask();
+        st.swapped = game.swapped();
+        st.in_opening = ask.is_some();
+        st.actor = match &ask {
+            Some(a) if a.role == Role::First => Side::First,
+            Some(_) => Side::Second,
+            None => seat_of(game.side_to_move(), st.swapped),
+        };
+        if let Some(c) = st.clock.as_mut().filter(|_| ask.is_some()) {
+            // The clocks start once the opening is over.
+            c.pause(Instant::now());
+        } else if let Some(c) = st.clock.as_mut() {
             let now = Instant::now();
             if turns < st.turns.len() {
                 // Taken back: the clocks keep their readings, the turns their times.
@@ -340,7 +359,10 @@ impl Room {
             }
         }
         st.state = game_state(game, st.resigned.as_ref());
-        let players = self.seats.map(Seat::record_name);
+        st.state
+            .insert("opening".into(), opening_json(game, ask.as_ref()));
+        let players = [Side::First, Side::Second]
+            .map(|side| self.seats[seat_of(side, st.swapped).index()].record_name());
         st.record = match &st.clock {
             Some(c) => game.record_with(
                 players,
@@ -374,6 +396,8 @@ impl Room {
         m.insert("id".into(), json!(self.id));
         m.insert("version".into(), json!(st.version));
         m.insert("seats".into(), json!(self.seats.map(Seat::name)));
+        m.insert("actor".into(), json!(st.actor.index()));
+        m.insert("swapped".into(), json!(st.swapped));
         m.insert(
             "movetime_ms".into(),
             json!(self.movetime.as_millis() as u64),
@@ -471,10 +495,10 @@ impl Room {
     /// Checks that `key` is the key of the side to move, for `what`.
     fn require_to_move(st: &Status, key: Option<&str>, what: &str) -> Result<(), Refusal> {
         let held = Self::side_of(st, key);
-        if held == Some(st.to_move) {
+        if held == Some(st.actor) {
             Ok(())
         } else {
-            Err(Self::not_yours(st, what, &[st.to_move], key))
+            Err(Self::not_yours(st, what, &[st.actor], key))
         }
     }
 
@@ -555,11 +579,9 @@ impl Room {
             hash_mib: SMALL_HASH_MIB,
             threads: 1,
         };
-        if let Some(new) = rebuilt(game.as_ref(), &small) {
-            *game = new;
-            self.full_table.store(false, Ordering::Relaxed);
-            self.tables.give_back();
-        }
+        game.new_engine(&small);
+        self.full_table.store(false, Ordering::Relaxed);
+        self.tables.give_back();
     }
 
     /// Before a search (the game locked): grows the engine's table to the full size at the
@@ -573,13 +595,8 @@ impl Room {
             hash_mib: self.tables.hash_mib,
             threads: 1,
         };
-        match rebuilt(game.as_ref(), &full) {
-            Some(new) => {
-                *game = new;
-                self.full_table.store(true, Ordering::Relaxed);
-            }
-            None => self.tables.give_back(),
-        }
+        game.new_engine(&full);
+        self.full_table.store(true, Ordering::Relaxed);
     }
 
     /// The game record now, in `qi play`'s `save` format.
@@ -623,12 +640,10 @@ impl Room {
             let why = st.state["ending"]["text"].as_str().unwrap_or("over");
             return Err(Refusal::Conflict(format!("the game is over ({why})")));
         }
-        if self.seats[st.to_move.index()] == Seat::Engine {
+        if self.seats[st.actor.index()] == Seat::Engine {
             return Err(Refusal::Conflict(format!(
                 "it is the engine's turn ({} is played by the engine)",
-                st.state["sides"][st.to_move.index()]
-                    .as_str()
-                    .unwrap_or("this side")
+                Self::side_name(st, st.actor)
             )));
         }
         Ok(())
@@ -659,7 +674,11 @@ impl Room {
                 "your time ran out before this move: the game is over".into(),
             ));
         }
-        game.play_text(text).map_err(Refusal::Bad)?;
+        if st.in_opening {
+            game.opening_answer(text).map_err(Refusal::Bad)?;
+        } else {
+            game.play_text(text).map_err(Refusal::Bad)?;
+        }
         self.refresh(&mut st, game.as_ref());
         drop(game);
         self.publish(&st);
@@ -721,7 +740,7 @@ impl Room {
         let mut taken = Vec::new();
         while let Some(side) = turns.pop() {
             taken.push(side);
-            if !(human && self.seats[side.index()] == Seat::Engine) {
+            if !(human && self.seats[seat_of(side, st.swapped).index()] == Seat::Engine) {
                 break;
             }
         }
@@ -858,10 +877,11 @@ impl Room {
         if st.over {
             return Err(Refusal::Conflict("the game is already over".into()));
         }
+        // The side the seat holds now (a swap in the opening exchanged them).
         let side = if self.seats[held.index()] == Seat::Human {
-            held
+            seat_of(held, st.swapped)
         } else if self.seats[held.opponent().index()] == Seat::Human {
-            held.opponent()
+            seat_of(held.opponent(), st.swapped)
         } else {
             return Err(Refusal::Conflict(
                 "only engines play this game: nobody can resign".into(),
@@ -957,7 +977,7 @@ impl Room {
         if st.over {
             return Err(Refusal::Conflict("the game is over".into()));
         }
-        if !hint && self.seats[st.to_move.index()] != Seat::Engine {
+        if !hint && self.seats[st.actor.index()] != Seat::Engine {
             return Err(Refusal::Conflict("it is a person's turn".into()));
         }
         let stop = Arc::new(AtomicBool::new(false));
@@ -1003,7 +1023,7 @@ impl Room {
     pub fn schedule(self: &Arc<Self>, pool: &Arc<Semaphore>) {
         {
             let st = lock(&self.status);
-            if st.search.is_some() || st.over || self.seats[st.to_move.index()] != Seat::Engine {
+            if st.search.is_some() || st.over || self.seats[st.actor.index()] != Seat::Engine {
                 return;
             }
         }
@@ -1026,6 +1046,13 @@ impl Room {
                 }
                 worker.grow_table(&mut game);
                 let budget = worker.budget(false);
+                if game.opening_ask().is_some() {
+                    // The opening rule's step (no clock runs yet).
+                    game.opening_engine(&budget, &stop);
+                    let mut st = lock(&worker.status);
+                    worker.refresh(&mut st, game.as_ref());
+                    return;
+                }
                 let mut report = worker.reporter();
                 let side = game.side_to_move();
                 let thought = game.engine_turn(&budget, &stop, &mut report);

@@ -1,6 +1,7 @@
 //! The frame's board data ([`BoardView`]) and a game's state as the JSON the page draws.
 
 use game_core::{Outcome, Side};
+use game_frame::opening_rule::AskView;
 use game_frame::{BoardView, Cell, Click, Ending, Game};
 use serde_json::{Map, Value, json};
 
@@ -124,4 +125,28 @@ pub fn game_state(game: &dyn Game, resigned: Option<&Ending>) -> Map<String, Val
     m.insert("moves".into(), json!(moves));
     m.insert("move_help".into(), json!(game.move_help()));
     m
+}
+
+/// The opening rule's part of the state: `null` for a game without one, else `rule` (its
+/// name) and `asked`: `null` once the opening is over, or the step asked now: `seat` (0 the
+/// first player, 1 the other), `kind` (`place`, `choose`, `offer` or `pick`), `prompt` (in
+/// words), `allowed` (points for a stone; empty for any), `options` (`{key, text}`),
+/// `count` (moves to offer) and `offered` (moves to pick from).
+#[must_use]
+pub fn opening_json(game: &dyn Game, ask: Option<&AskView>) -> Value {
+    let Some(rule) = game.opening_name() else {
+        return Value::Null;
+    };
+    let asked = ask.map(|a| {
+        json!({
+            "seat": a.role.index(),
+            "kind": a.kind,
+            "prompt": a.prompt,
+            "allowed": a.allowed,
+            "options": a.options.iter().map(|c| json!({"key": c.key, "text": c.text})).collect::<Vec<_>>(),
+            "count": a.count,
+            "offered": a.offered,
+        })
+    });
+    json!({"rule": rule, "asked": asked})
 }

@@ -34,6 +34,7 @@ let letters = !chinese;
 let suggestion = null; // a hint's move, drawn until the next state
 let limits = null; // the server's limits (GET /api/limits)
 let deadline = null; // when the server drops the game unless it changes (ms, this clock)
+let offer = []; // an opening's 5th moves being chosen to offer, by point name
 
 // ---- seats: the keys this browser holds -----------------------------------------------------
 // The server gives a game's creator a key for each side (and, for a game of two people, an
@@ -71,6 +72,16 @@ function anyKey() {
 
 function watching() {
   return !anyKey();
+}
+
+// The seat holding `side` now: an opening rule's swap gives each player the other side.
+function seatOf(side) {
+  return state && state.swapped ? 1 - side : side;
+}
+
+// The opening rule's step asked now, or null.
+function asked() {
+  return state && state.opening ? state.opening.asked : null;
 }
 
 async function api(method, path, body, key) {
@@ -112,9 +123,23 @@ function fillRules() {
     rule.append(o);
   }
   $('rule-label').hidden = g.rules.length === 0;
+  fillOpenings();
   $('size-label').hidden = !g.stone_setups;
   $('first-name').textContent = g.sides[0];
   $('second-name').textContent = g.sides[1];
+}
+
+// The opening rules of the game and rule chosen (swap2, taraguchi-10, rif).
+function fillOpenings() {
+  const g = chosenGame();
+  const rule = g.rules.length > 0 ? $('rule').value : '';
+  const list = (g.openings || {})[rule] || [];
+  const pick = $('opening');
+  pick.replaceChildren(...list.map((o) => {
+    const opt = new Option(`${o.name}: ${o.help}`, o.name);
+    return opt;
+  }));
+  $('opening-label').hidden = list.length === 0;
 }
 
 function showStart() {
@@ -143,6 +168,8 @@ async function startGame(event) {
   } else {
     body.game = g.name;
     if (g.rules.length > 0 && !$('rule-label').hidden) body.rule = $('rule').value;
+    // An opening rule is for a game from the empty board.
+    if (!$('opening-label').hidden && $('opening').value && setup === '') body.opening = $('opening').value;
     if ($('size').value !== '' && g.stone_setups) body.size = Number($('size').value);
     if (setup !== '') {
       if (g.name === 'xiangqi' && setup.includes('/')) body.fen = setup;
@@ -270,7 +297,7 @@ function show(s, redraw = false) {
     // The same state again (the event stream's first one): keep the board as it is.
     if (s.version === state.version && s.thinking === state.thinking) return;
   }
-  if (!state || s.version !== state.version) suggestion = null;
+  if (!state || s.version !== state.version) { suggestion = null; offer = []; }
   if (!state || s.id !== state.id) {
     flipped = s.board.flippable && s.seats[0] === 'engine' && s.seats[1] === 'human';
   }
@@ -285,22 +312,27 @@ function show(s, redraw = false) {
   let status;
   if (s.ending) status = `Game over: ${s.ending.text} (${s.ending.result})`;
   else {
-    const who = s.seats[s.to_move] === 'engine' ? ' (engine)' : '';
-    status = `${s.sides[s.to_move]}${who} to move`;
+    const who = s.seats[s.actor] === 'engine' ? ' (engine)' : '';
+    const ask = s.opening && s.opening.asked;
+    if (ask) {
+      const holds = s.sides[s.swapped ? 1 - ask.seat : ask.seat];
+      status = `${s.opening.rule} opening: ${holds}${who} to ${ask.kind === 'choose' ? 'choose' : ask.kind}`;
+    } else status = `${s.sides[s.to_move]}${who} to move`;
     if (s.pending) status += ' · one more stone';
     if (s.thinking) status += ' · thinking…';
   }
   if (watching()) status += ' · you are watching';
   else if (s.seats[0] === 'human' && s.seats[1] === 'human' && !!mine(0) !== !!mine(1)) {
-    status += ` · you play ${s.sides[mine(0) ? 0 : 1]}`;
+    status += ` · you play ${s.sides[seatOf(mine(0) ? 0 : 1)]}`;
   }
   $('status').textContent = status;
   showClocks();
   $('notes').textContent = b.notes.join(' ');
   $('legend').textContent = b.hints.length > 0 && b.hint_meaning ? `✕ ${b.hint_meaning}` : '';
-  const humanTurn = !s.ending && s.seats[s.to_move] === 'human' && !s.thinking;
-  $('stop').disabled = !s.thinking || !mine(s.to_move);
-  $('hint').disabled = !humanTurn || !mine(s.to_move);
+  const humanTurn = !s.ending && s.seats[s.actor] === 'human' && !s.thinking;
+  $('stop').disabled = !s.thinking || !mine(s.actor);
+  $('hint').disabled = !humanTurn || !mine(s.actor) || !!(s.opening && s.opening.asked);
+  showOpening();
   $('undo').disabled = watching() || s.thinking || (s.moves.length === 0 && !(s.ending && /resigned/.test(s.ending.reason)));
   $('resign').disabled = watching() || !!s.ending || s.thinking || !s.seats.includes('human');
   showInvite();
@@ -347,6 +379,41 @@ function el(name, attrs = {}, text) {
   for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
   if (text !== undefined) e.textContent = text;
   return e;
+}
+
+// The opening rule's step: its prompt, a button for each choice, and the offer being made.
+function showOpening() {
+  const box = $('opening-box');
+  const ask = asked();
+  const s = state;
+  box.hidden = !ask;
+  if (!ask) return;
+  const yours = s.seats[ask.seat] === 'human' && !!mine(ask.seat) && !s.thinking;
+  const holds = s.sides[s.swapped ? 1 - ask.seat : ask.seat];
+  const who = s.seats[ask.seat] === 'engine' ? `${holds} (the engine)` : yours ? `You (${holds})` : holds;
+  $('opening-prompt').textContent = `${s.opening.rule}: ${who}: ${ask.prompt}`;
+  const buttons = $('opening-choices');
+  buttons.replaceChildren();
+  if (yours && ask.kind === 'choose') {
+    for (const c of ask.options) {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.textContent = c.key;
+      b.title = c.text;
+      b.dataset.choice = c.key;
+      b.addEventListener('click', () => send(c.key));
+      buttons.append(b);
+    }
+  }
+  if (yours && ask.kind === 'offer') {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.id = 'send-offer';
+    b.textContent = `Offer ${offer.length} of ${ask.count}`;
+    b.disabled = offer.length !== ask.count;
+    b.addEventListener('click', () => send(offer.join(' ')));
+    buttons.append(b);
+  }
 }
 
 function drawBoard() {
@@ -405,6 +472,18 @@ function drawBoard() {
     g.append(el('line', { x1: X(f) - k, y1: Y(r) - k, x2: X(f) + k, y2: Y(r) + k }));
     g.append(el('line', { x1: X(f) - k, y1: Y(r) + k, x2: X(f) + k, y2: Y(r) - k }));
     svg.append(g);
+  }
+  // The opening's marks: where the next stone may go, the moves offered or being offered.
+  const ask = asked();
+  if (ask) {
+    const marks = ask.kind === 'pick' ? ask.offered : ask.kind === 'offer' ? offer : ask.kind === 'place' ? ask.allowed : [];
+    const cls = ask.kind === 'place' ? 'allowed' : 'offered';
+    for (let r = 0; r < b.rows; r++) {
+      for (let f = 0; f < b.files; f++) {
+        const name = cellName(b, f, r);
+        if (marks.includes(name)) svg.append(el('circle', { cx: X(f), cy: Y(r), r: cls === 'allowed' ? 4 : S * 0.3, class: cls, [`data-${cls}`]: name }));
+      }
+    }
   }
   for (let r = 0; r < b.rows; r++) {
     for (let f = 0; f < b.files; f++) {
@@ -467,7 +546,7 @@ function drawBoard() {
 async function send(text) {
   say('');
   try {
-    show(await api('POST', `/api/games/${state.id}/move`, { move: text }, mine(state.to_move)));
+    show(await api('POST', `/api/games/${state.id}/move`, { move: text }, mine(state.actor)));
   } catch (e) {
     say(e.message);
   }
@@ -478,10 +557,21 @@ function clicked(f, r) {
   const b = state.board;
   if (state.ending) return say(`The game is over: ${state.ending.text}.`);
   if (state.thinking) return say('The engine is thinking: wait, or press "Move now".');
-  if (state.seats[state.to_move] !== 'human') return say("It is the engine's turn.");
+  if (state.seats[state.actor] !== 'human') return say("It is the engine's turn.");
   if (watching()) return say('You are watching this game: only its players move.');
-  if (!mine(state.to_move)) return say(`It is ${state.sides[state.to_move]}'s turn: the other player moves.`);
+  if (!mine(state.actor)) return say(`It is ${state.sides[seatOf(state.actor)]}'s turn: the other player moves.`);
   const name = cellName(b, f, r);
+  const ask = asked();
+  if (ask && ask.kind === 'choose') return say('Choose with the buttons beside the board.');
+  if (ask && ask.kind === 'offer') {
+    // Offers are collected, then sent together.
+    offer = offer.includes(name) ? offer.filter((p) => p !== name) : [...offer, name].slice(0, ask.count);
+    showOpening();
+    return drawBoard();
+  }
+  if (ask && ask.kind === 'pick' && !ask.offered.includes(name)) {
+    return say(`Pick one of the offered moves: ${ask.offered.join(' ')}.`);
+  }
   if (b.click === 'point') return send(name);
   if (b.click === 'column') return send(b.file_labels[f]);
   const piece = b.cells[r * b.files + f];
@@ -507,14 +597,14 @@ function keyFor(path) {
   if (path === 'undo') {
     const resigned = s.ending && /resigned/.test(s.ending.reason) && s.ending.winner !== null;
     const last = s.moves.length > 0 ? s.moves[s.moves.length - 1].side : s.to_move;
-    return mine(resigned ? 1 - s.ending.winner : last) || anyKey();
+    return mine(seatOf(resigned ? 1 - s.ending.winner : last)) || anyKey();
   }
   if (path === 'resign') {
-    if (s.seats[s.to_move] === 'human' && mine(s.to_move)) return mine(s.to_move);
+    if (s.seats[s.actor] === 'human' && mine(s.actor)) return mine(s.actor);
     const human = s.seats.indexOf('human');
     return (human >= 0 && mine(human)) || anyKey();
   }
-  return mine(s.to_move);
+  return mine(s.actor);
 }
 
 async function action(path, after) {
@@ -532,6 +622,7 @@ function init() {
   document.body.dataset.chinese = chinese;
   $('start-form').addEventListener('submit', startGame);
   $('game').addEventListener('change', fillRules);
+  $('rule').addEventListener('change', fillOpenings);
   $('stop').addEventListener('click', () => action('stop', () => {}));
   $('undo').addEventListener('click', () => { selected = null; action('undo'); });
   $('resign').addEventListener('click', () => action('resign'));
