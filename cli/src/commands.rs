@@ -249,6 +249,8 @@ pub fn play(
         clock: game_clock.clone(),
         live_clock: io::stdout().is_terminal(),
     };
+    // Ctrl-C: the engine moves now; again, or at the prompt, the game may be saved first.
+    play::install_interrupt();
     let mut input = play::StdinLines::spawn();
     let mut out = anstream::stdout().lock();
     let mut err = anstream::stderr().lock();

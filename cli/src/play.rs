@@ -11,7 +11,7 @@
 //! ([`Game::flag_fall`]); the record carries the time control and each turn's time.
 
 use std::io::{self, BufRead, Write};
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
@@ -39,6 +39,36 @@ impl Player {
             Player::Engine => "qi",
         }
     }
+}
+
+/// Ctrl-C presses not yet handled (see [`install_interrupt`]).
+static INTERRUPTS: AtomicUsize = AtomicUsize::new(0);
+
+/// Set by Ctrl-C: the engine's search stops and it plays its best move so far.
+static INTERRUPT_STOP: AtomicBool = AtomicBool::new(false);
+
+/// Whether [`install_interrupt`] installed the handler.
+static INTERRUPT_HANDLER: AtomicBool = AtomicBool::new(false);
+
+/// How often a prompt looks for a Ctrl-C press.
+const INTERRUPT_POLL: Duration = Duration::from_millis(150);
+
+/// Makes Ctrl-C (SIGINT) a player's key instead of the end of the program: while the engine
+/// thinks it moves now (its best move so far); a second press, or one at the prompt, asks
+/// whether to save the game before leaving. Returns whether the handler could be installed
+/// (once per process).
+pub fn install_interrupt() -> bool {
+    let installed = ctrlc::set_handler(|| {
+        INTERRUPTS.fetch_add(1, Ordering::SeqCst);
+        INTERRUPT_STOP.store(true, Ordering::SeqCst);
+    })
+    .is_ok();
+    INTERRUPT_HANDLER.store(installed, Ordering::SeqCst);
+    installed
+}
+
+fn interrupt_handled() -> bool {
+    INTERRUPT_HANDLER.load(Ordering::SeqCst)
 }
 
 /// How the loop runs.
@@ -195,11 +225,16 @@ const COMMANDS: &str =
               keep their time)
   hint        ask the engine for a move
   moves       list the legal moves
+  history     the moves played so far, numbered
+  flip        turn the board round (xiangqi)
+  new         start a new game with the same players and settings
   resign      give up the game
   save FILE   write the game record to FILE (qi play --load FILE continues it; ~ is your
               home folder; an existing FILE is kept: save! FILE overwrites it)
   help        show this list
-  quit        leave";
+  quit        leave
+Ctrl-C while the engine thinks makes it move now; pressed again, or at the prompt, it asks
+whether to save the game before leaving.";
 
 /// Runs a game to its end (or `quit`, or the end of the input).
 ///
@@ -212,7 +247,11 @@ pub fn run(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> io::Result<()> {
-    let stop = AtomicBool::new(false);
+    // Ctrl-C stops the engine's search (see `install_interrupt`).
+    let stop: &AtomicBool = &INTERRUPT_STOP;
+    // `flip` turns the board round: the loop's own copy of the settings.
+    let mut own = config.clone();
+    let config = &mut own;
     // A resignation or a flag fall: the game ends although the position does not.
     let mut decided: Option<Ending> = None;
     let mut announced = false;
@@ -245,10 +284,24 @@ pub fn run(
             }
             let line = match prompt(input, out, config, "game over> ", None)? {
                 Prompted::Line(line) => line,
+                Prompted::Interrupt => {
+                    let text = record(game, config, clock.as_ref(), ending.as_ref());
+                    if leave_or_save(&text, input, out, config)? {
+                        return Ok(());
+                    }
+                    continue;
+                }
                 Prompted::End | Prompted::Timeout => return Ok(()),
             };
             match command(&line) {
                 Command::Quit => return Ok(()),
+                Command::New => {
+                    restart(game, config, &mut clock);
+                    decided = None;
+                    announced = false;
+                    show_board(game, config, out)?;
+                }
+                Command::History => writeln!(out, "{}", history(game))?,
                 Command::Save(file, force) => {
                     let text = record(game, config, clock.as_ref(), ending.as_ref());
                     save(&text, &file, force, out)?;
@@ -279,7 +332,7 @@ pub fn run(
         }
         if let Some(ask) = game.opening_ask() {
             // The opening rule's step, taken by the player it asks (clocks stopped).
-            if !opening_step(game, config, &ask, input, out, &stop)? {
+            if !opening_step(game, config, &ask, input, out, stop)? {
                 return Ok(());
             }
             continue;
@@ -292,7 +345,16 @@ pub fn run(
         if player_of(game, config, side) == Player::Engine {
             let budget = turn_budget(config, clock.as_ref(), side);
             show_clock(game, clock.as_ref(), config, out)?;
-            let thought = think(game, config, &budget, &stop, err, true)?;
+            // A Ctrl-C since the last move (or during the search) makes it move now.
+            let thought = think(game, config, &budget, stop, err, true)?;
+            let presses = INTERRUPTS.swap(0, Ordering::SeqCst);
+            INTERRUPT_STOP.store(false, Ordering::SeqCst);
+            if presses >= 2 {
+                let text = record(game, config, clock.as_ref(), None);
+                if leave_or_save(&text, input, out, config)? {
+                    return Ok(());
+                }
+            }
             let now = Instant::now();
             if let Some(c) = clock.as_mut() {
                 if c.flagged(now) == Some(side) {
@@ -343,6 +405,13 @@ pub fn run(
                 decided = Some(flag_ending(game, side));
                 continue;
             }
+            Prompted::Interrupt => {
+                let text = record(game, config, clock.as_ref(), None);
+                if leave_or_save(&text, input, out, config)? {
+                    return Ok(());
+                }
+                continue;
+            }
         };
         // A line that arrived after the flag fell does not count.
         if let Some(c) = &clock
@@ -355,6 +424,23 @@ pub fn run(
             Command::Empty => {}
             Command::Quit => return Ok(()),
             Command::Help => writeln!(out, "{}", styled(&help(game), &config.style))?,
+            Command::History => writeln!(out, "{}", history(game))?,
+            Command::Flip => {
+                if game.board().flippable {
+                    config.style.flipped = !config.style.flipped;
+                    show_board(game, config, out)?;
+                } else {
+                    writeln!(
+                        out,
+                        "{}'s board looks the same from both sides: nothing to flip",
+                        game.name()
+                    )?;
+                }
+            }
+            Command::New => {
+                restart(game, config, &mut clock);
+                show_board(game, config, out)?;
+            }
             Command::Moves => {
                 let moves = game.legal_moves();
                 let plural = if moves.len() == 1 { "" } else { "s" };
@@ -367,7 +453,9 @@ pub fn run(
                     level: None,
                     ..turn_budget(config, clock.as_ref(), side)
                 };
-                let thought = think(game, config, &budget, &stop, err, false)?;
+                let thought = think(game, config, &budget, stop, err, false)?;
+                INTERRUPTS.store(0, Ordering::SeqCst);
+                INTERRUPT_STOP.store(false, Ordering::SeqCst);
                 if let Some(mv) = &thought.bestmove {
                     let note = thought
                         .note
@@ -390,6 +478,12 @@ pub fn run(
                 save(&text, &file, force, out)?;
             }
             Command::BadSave => writeln!(out, "save needs a file name: save FILE (or save! FILE)")?,
+            Command::Move(text) if game.foul(&text).is_some() => {
+                // A move the rules would take and lose on (renju's forbidden points): refused,
+                // with the rule, as the page refuses it.
+                let why = game.foul(&text).unwrap_or_default();
+                writeln!(out, "{}", escape_controls(&why))?;
+            }
             Command::Move(text) => match game.play_text(&text) {
                 Ok(mv) => {
                     if let Some(c) = clock.as_mut()
@@ -410,6 +504,68 @@ pub fn run(
                     escape_controls(&e.to_string())
                 )?,
             },
+        }
+    }
+}
+
+/// The moves played so far, numbered by full rounds from the first side's turn as records
+/// number them: `1. h8 i9  2. h9 ...` (wrapped), or a word when there are none.
+fn history(game: &dyn Game) -> String {
+    let turns = game.turn_texts();
+    if turns.is_empty() {
+        return "No moves yet.".to_string();
+    }
+    let mut words = Vec::new();
+    let mut number = 1;
+    for (i, (side, text)) in turns.iter().enumerate() {
+        match side {
+            Side::First => words.push(format!("{number}. {text}")),
+            Side::Second if i == 0 => words.push(format!("{number}... {text}")),
+            Side::Second => words.push(text.clone()),
+        }
+        if *side == Side::Second {
+            number += 1;
+        }
+    }
+    wrap(&words, 78)
+}
+
+/// `new`: the game from its start again, the clocks at their base.
+fn restart(game: &mut dyn Game, config: &PlayConfig, clock: &mut Option<GameClock>) {
+    game.restart();
+    *clock = config
+        .clock
+        .as_ref()
+        .map(|c| GameClock::new(c.time_control()));
+}
+
+/// After Ctrl-C: asks whether to save the game (`text`, its record) before leaving. A file
+/// name saves it and leaves, `no` leaves without saving, an empty line (or anything else
+/// that is not a file that saves) goes back to the game. Returns whether to leave.
+fn leave_or_save(
+    text: &str,
+    input: &mut dyn LineSource,
+    out: &mut dyn Write,
+    config: &PlayConfig,
+) -> io::Result<bool> {
+    writeln!(
+        out,
+        "Ctrl-C: leave the game? Type a file name to save it and leave, 'no' to leave without \
+         saving, or press Enter to go back to the game."
+    )?;
+    let line = match prompt(input, out, config, "save as> ", None)? {
+        Prompted::Line(line) => line,
+        // A second Ctrl-C or the end of the input: leave.
+        Prompted::Interrupt | Prompted::End | Prompted::Timeout => return Ok(true),
+    };
+    match line.as_str() {
+        "" => Ok(false),
+        "no" | "n" => Ok(true),
+        file => {
+            let before = std::path::Path::new(&expand_home(file)).exists();
+            save(text, file, false, out)?;
+            // Saved (a new file): leave; refused (it exists, or cannot be written): stay.
+            Ok(!before && std::path::Path::new(&expand_home(file)).exists())
         }
     }
 }
@@ -442,6 +598,8 @@ fn opening_step(
     );
     if who == Player::Engine {
         let said = game.opening_engine(&config.budget, stop);
+        INTERRUPTS.store(0, Ordering::SeqCst);
+        INTERRUPT_STOP.store(false, Ordering::SeqCst);
         let line = format!("{label}, {}: {said}", ask.rule);
         writeln!(out, "{}", styled(&line, &config.style))?;
         if matches!(ask.kind, "place" | "pick") {
@@ -452,6 +610,10 @@ fn opening_step(
     writeln!(out, "{} opening: {label}, {}.", ask.rule, ask.prompt)?;
     let line = match prompt(input, out, config, &format!("{label}> "), None)? {
         Prompted::Line(line) => line,
+        Prompted::Interrupt => {
+            let text = game.record(player_names(game, config), None);
+            return Ok(!leave_or_save(&text, input, out, config)?);
+        }
         Prompted::End | Prompted::Timeout => return Ok(false),
     };
     match line.to_ascii_lowercase().as_str() {
@@ -783,6 +945,8 @@ enum Prompted {
     End,
     /// The side to move's clock ran out first.
     Timeout,
+    /// Ctrl-C was pressed ([`install_interrupt`]).
+    Interrupt,
 }
 
 /// Prints `text` and reads a line. With a clock (the game and its clock) the clock line comes
@@ -817,6 +981,14 @@ fn prompt(
                 }
                 _ => None,
             };
+            // With a Ctrl-C handler: wake up now and then to see a press.
+            let tick = match (tick, interrupt_handled()) {
+                (t, true) => Some(
+                    t.unwrap_or(Instant::now() + INTERRUPT_POLL)
+                        .min(Instant::now() + INTERRUPT_POLL),
+                ),
+                (t, false) => t,
+            };
             let wake = match (tick, flag) {
                 (Some(t), Some(f)) => Some(t.min(f)),
                 (t, f) => t.or(f),
@@ -829,6 +1001,12 @@ fn prompt(
                 }
                 Next::Timeout if flag.is_some_and(|f| Instant::now() >= f) => {
                     return Ok(Prompted::Timeout);
+                }
+                Next::Timeout if INTERRUPTS.swap(0, Ordering::SeqCst) > 0 => {
+                    // The press is the prompt's: no search is to stop for it.
+                    INTERRUPT_STOP.store(false, Ordering::SeqCst);
+                    writeln!(out)?;
+                    return Ok(Prompted::Interrupt);
                 }
                 Next::Timeout => {
                     if let Some((game, c)) = clock {
@@ -858,6 +1036,9 @@ enum Command {
     Quit,
     Help,
     Moves,
+    History,
+    Flip,
+    New,
     Hint,
     Undo,
     Resign,
@@ -876,6 +1057,9 @@ fn command(line: &str) -> Command {
         ("quit" | "exit" | "q", 0) => Command::Quit,
         ("help" | "?", 0) => Command::Help,
         ("moves", 0) => Command::Moves,
+        ("history", 0) => Command::History,
+        ("flip", 0) => Command::Flip,
+        ("new", 0) => Command::New,
         ("hint", 0) => Command::Hint,
         ("undo", 0) => Command::Undo,
         ("resign", 0) => Command::Resign,

@@ -355,7 +355,7 @@ async fn renju_forbidden_point_is_shown_and_refused() {
     click_cell(&c, "i8").await;
     until(
         &c,
-        "document.getElementById('message').textContent.includes('forbidden')",
+        "document.getElementById('message').textContent.includes('forbidden for Black under renju (double three)')",
     )
     .await;
     assert_eq!(pieces(&page_state(&c, &served).await), 8);

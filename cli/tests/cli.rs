@@ -273,7 +273,7 @@ fn connect6_setup_record_round_trip() {
 }
 
 #[test]
-fn renju_forbidden_move_loses() {
+fn renju_forbidden_move_is_refused_with_its_rule() {
     let o = run(
         &[
             "play",
@@ -291,10 +291,16 @@ fn renju_forbidden_move_loses() {
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(out.contains("(x forbidden for Black under renju)"), "{out}");
+    // The page refuses the same point the same way: people are told the rule, not beaten by
+    // a slip (engines and protocols still lose on it).
     assert!(
-        out.contains("Game over: White wins: Black played a forbidden move (double three), 0-1."),
+        out.contains(
+            "'j8': j8 is forbidden for Black under renju (double three): it would lose the game \
+             at once; play another point"
+        ),
         "{out}"
     );
+    assert!(!out.contains("Game over"), "{out}");
 }
 
 #[test]
@@ -1638,4 +1644,99 @@ fn protocols_take_multipv_and_levels() {
     );
     let o = run(&["gomocup", "--level", "12"], "");
     assert_eq!(o.status.code(), Some(2));
+}
+
+/// Reads `child`'s standard output on a thread; `wait_for` returns the output once it holds
+/// a text (at most 60 s).
+struct LiveOutput {
+    lines: std::sync::mpsc::Receiver<String>,
+    seen: String,
+}
+
+impl LiveOutput {
+    fn of(child: &mut std::process::Child) -> LiveOutput {
+        use std::io::BufRead;
+        let stdout = child.stdout.take().expect("piped stdout");
+        let (send, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(stdout).lines() {
+                let Ok(line) = line else { return };
+                if send.send(line).is_err() {
+                    return;
+                }
+            }
+        });
+        LiveOutput {
+            lines,
+            seen: String::new(),
+        }
+    }
+
+    fn wait_for(&mut self, text: &str) {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while !self.seen.contains(text) {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    self.seen.push_str(&line);
+                    self.seen.push('\n');
+                }
+                Err(_) => panic!("never saw {text:?}; output:\n{}", self.seen),
+            }
+        }
+    }
+}
+
+#[test]
+fn ctrl_c_makes_the_engine_move_now_then_offers_to_save() {
+    use std::io::Write as _;
+    // Ten minutes a move: only Ctrl-C ends the engine's reply within the test's wait.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_qi"))
+        .args(["play", "gomoku", "--time", "10m", "--ascii"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("qi starts");
+    let mut out = LiveOutput::of(&mut child);
+    let mut stdin = child.stdin.take().unwrap();
+    let interrupt = |child: &std::process::Child| {
+        // SAFETY: kill(2) with a process id this test started and SIGINT; no memory involved.
+        let sent = unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+        assert_eq!(sent, 0, "SIGINT sent");
+    };
+    writeln!(stdin, "h8").unwrap();
+    out.wait_for("Black plays h8");
+    interrupt(&child);
+    out.wait_for("White (qi) plays");
+    // At the prompt, Ctrl-C asks whether to save before leaving; "no" leaves.
+    interrupt(&child);
+    out.wait_for("Ctrl-C: leave the game?");
+    writeln!(stdin, "no").unwrap();
+    drop(stdin);
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{status}");
+}
+
+#[test]
+fn history_flip_and_new_at_the_prompt() {
+    let o = run(
+        &[
+            "play", "xiangqi", "--first", "human", "--second", "human", "--ascii",
+        ],
+        "h2e2\nh9g7\nhistory\nflip\nnew\nhistory\nquit\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    settings().bind(|| insta::assert_snapshot!("play_history_flip_new", &out));
+    assert!(out.contains("1. h2e2 h9g7"), "{out}");
+    // Flipped: Black's side at the bottom, the files read i..a.
+    assert!(out.contains("    i h g f e d c b a"), "{out}");
+    assert!(out.contains("No moves yet."), "{out}");
+    let o = run(&["play", "gomoku", "--ascii"], "flip\nquit\n");
+    assert!(
+        stdout(&o).contains("gomoku's board looks the same from both sides"),
+        "{}",
+        stdout(&o)
+    );
 }

@@ -198,6 +198,14 @@ pub trait Rules: Position {
             .collect()
     }
 
+    /// Why a person may not play `turn` here although the rules take it, if so: a move that
+    /// loses at once by the rules (renju's forbidden points for Black), which front ends
+    /// refuse to people with this reason rather than end the game on a slip. Engines and
+    /// protocols play by the rules alone. Default none.
+    fn foul(&self, _turn: &[Self::Move]) -> Option<String> {
+        None
+    }
+
     /// The opening rules a game from this position offers, as (name, description) pairs
     /// ([`crate::opening_rule`]: gomoku's swap2, renju's RIF rule and Taraguchi-10). Default
     /// none.

@@ -171,6 +171,13 @@ pub trait Game: Send {
         stop: &AtomicBool,
         info: &mut dyn FnMut(&Info),
     ) -> Thought;
+    /// Why a person may not play `text` here although the rules take it ([`Rules::foul`]):
+    /// renju's forbidden points, which lose at once. `None` for any other text (a move
+    /// that does not read is [`play_text`](Game::play_text)'s to refuse).
+    fn foul(&self, text: &str) -> Option<String>;
+    /// Starts the game again from its start position (its setup included), under the same
+    /// opening rule from its first step; the engine keeps its tables.
+    fn restart(&mut self);
     /// Replaces the engine with a fresh one of `config` (a larger or smaller table), the
     /// game unchanged.
     fn new_engine(&mut self, config: &EngineConfig);
@@ -597,6 +604,27 @@ impl<R: Rules> Game for Session<R> {
             out.push((*side, text));
         }
         Some(out)
+    }
+
+    fn foul(&self, text: &str) -> Option<String> {
+        if self.pos.ending().is_some() {
+            return None;
+        }
+        let turn = self.pos.parse_turn(text).ok()?;
+        self.pos
+            .foul(&turn)
+            .map(|why| crate::setup::quoted(text.trim(), &why))
+    }
+
+    fn restart(&mut self) {
+        self.pos = self.start.clone();
+        self.turns.clear();
+        self.opening = self
+            .opening
+            .as_ref()
+            .and_then(|o| self.start.opening_rule(o.name()));
+        self.opening_turns = 0;
+        self.opening_log.clear();
     }
 
     fn new_engine(&mut self, config: &EngineConfig) {

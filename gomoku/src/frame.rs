@@ -393,6 +393,21 @@ impl Rules for Board {
         }
     }
 
+    /// Black's forbidden points under renju (RIF rules, articles 9.2-9.4): the rules make
+    /// such a move lose at once; a person is told the rule instead.
+    fn foul(&self, turn: &[Point]) -> Option<String> {
+        let &[p] = turn else { return None };
+        if self.rule() != Rule::Renju || self.side_to_move() != Side::First {
+            return None;
+        }
+        let kind = self.forbidden_kind(p)?;
+        Some(format!(
+            "{} is forbidden for Black under renju ({kind}): it would lose the game at once; \
+             play another point",
+            self.format_point(p)
+        ))
+    }
+
     /// Swap2 (freestyle and standard), Taraguchi-10 and the RIF rule (renju), and renju's
     /// centre start ([`crate::opening`]).
     fn opening_rules(&self) -> Vec<(&'static str, &'static str)> {
@@ -440,7 +455,8 @@ impl Rules for Board {
         if self.rule() == Rule::Renju {
             text.push_str(
                 "\nOn this renju board × (x with --ascii) marks Black's forbidden points (double \
-                 three, double four,\noverline): Black may play one, and loses at once.",
+                 three, double four,\noverline): the rules make one lose at once, so qi refuses \
+                 it and names the rule.",
             );
         }
         text

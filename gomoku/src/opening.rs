@@ -64,8 +64,9 @@ pub fn rules_for(rule: Rule) -> Vec<(&'static str, &'static str)> {
     }
 }
 
-/// The opening rule `name` for a game under `rule` (`centre`, `taraguchi-10` or another
-/// `taraguchi-N`, `rif` for renju; `swap2` otherwise), or `None` (`free` is no rule).
+/// The opening rule `name` for a game under `rule` (`centre`, `taraguchi-10`, `taraguchi`
+/// (the original rule, five 5th moves) or `rif` for renju; `swap2` otherwise), or `None`
+/// (`free` is no rule).
 #[must_use]
 pub fn new(rule: Rule, name: &str) -> Option<GomokuOpening> {
     let name = name.trim().to_ascii_lowercase();
@@ -84,8 +85,9 @@ pub fn new(rule: Rule, name: &str) -> Option<GomokuOpening> {
             Step::Offer(2),
             Step::Pick,
         ],
-        (Rule::Renju, n) if n.starts_with("taraguchi-") => {
-            let count: usize = n["taraguchi-".len()..].parse().ok().filter(|&c| c >= 1)?;
+        (Rule::Renju, "taraguchi-10" | "taraguchi") => {
+            // Taraguchi-10 offers ten 5th moves, the original Taraguchi rule five.
+            let count = if name == "taraguchi" { 5 } else { 10 };
             let mut steps = Vec::new();
             for square in [1, 3, 5, 7] {
                 steps.push(Step::place(Who::Mover, Some(square)));
@@ -106,9 +108,8 @@ pub fn new(rule: Rule, name: &str) -> Option<GomokuOpening> {
         "centre" | "center" => "centre",
         "rif" => "rif",
         "swap2" => "swap2",
-        "taraguchi-10" => "taraguchi-10",
-        "taraguchi-5" => "taraguchi-5",
-        _ => "taraguchi-n",
+        "taraguchi" => "taraguchi",
+        _ => "taraguchi-10",
     };
     Some(GomokuOpening {
         name,

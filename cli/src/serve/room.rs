@@ -661,14 +661,11 @@ impl Room {
         let mut st = lock(&self.status);
         Self::require_to_move(&st, key, "a move")?;
         self.check_human_turn(&st)?;
-        if let Some(meaning) = marked(&st.state["board"], text) {
-            return Err(Refusal::Bad(format!(
-                "{}: the point is marked ✕, and playing it loses the game: choose another",
-                game_frame::quoted(text, &meaning)
-            )));
-        }
         // No search runs (checked above), so the game's lock is free or about to be.
         let mut game = lock(&self.game);
+        if let Some(why) = game.foul(text) {
+            return Err(Refusal::Bad(why));
+        }
         if self.flag_fall(&mut st, game.as_ref()) {
             return Err(Refusal::Conflict(
                 "your time ran out before this move: the game is over".into(),
@@ -1144,29 +1141,4 @@ async fn worker_slot(
             Err(_) => {}
         }
     }
-}
-
-/// When `text` names a point the board marks with a warning (renju: a point forbidden to
-/// Black, which the rules let Black play and lose by), the mark's meaning: the page refuses
-/// such a click rather than lose the game for a slip of the mouse.
-fn marked(board: &Value, text: &str) -> Option<String> {
-    let name = text.trim().to_ascii_lowercase();
-    let labels = |key: &str| -> Vec<&str> {
-        board[key]
-            .as_array()
-            .map(|a| a.iter().filter_map(Value::as_str).collect())
-            .unwrap_or_default()
-    };
-    let (files, rows) = (labels("file_labels"), labels("row_labels"));
-    let hit = board["hints"].as_array()?.iter().any(|cell| {
-        let f = cell[0].as_u64().and_then(|f| files.get(f as usize));
-        let r = cell[1].as_u64().and_then(|r| rows.get(r as usize));
-        matches!((f, r), (Some(f), Some(r)) if format!("{f}{r}") == name)
-    });
-    hit.then(|| {
-        board["hint_meaning"]
-            .as_str()
-            .unwrap_or("marked")
-            .to_string()
-    })
 }
