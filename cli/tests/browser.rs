@@ -910,3 +910,79 @@ async fn taraguchi_10_and_swap2_openings_through_the_page_in_both_roles() {
     }
     c.close().await.unwrap();
 }
+
+#[tokio::test]
+async fn review_an_earlier_position_and_the_evaluation_graph() {
+    let Some(driver) = Driver::start("review_an_earlier_position_and_the_evaluation_graph") else {
+        return;
+    };
+    let served = Served::start();
+    let c = driver.browser().await;
+    // White blundered a1 a3 a5 while Black built an open three: the review marks them.
+    start_game(
+        &c,
+        &served,
+        "gomoku",
+        ["human", "engine"],
+        "h8 a1 i8 a3 j8 a5",
+    )
+    .await;
+    click_cell(&c, "k8").await;
+    until(&c, "document.querySelectorAll('#moves li').length === 8").await;
+    // Click the 2nd move: the board shows two stones; back to the game: eight.
+    c.find(Locator::Css("#moves li[data-turn='2']"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    until(
+        &c,
+        "!document.getElementById('viewing').hidden \
+         && document.querySelectorAll('[data-stone]').length === 2",
+    )
+    .await;
+    assert!(text(&c, "viewing-text").await.contains("after move 2 of 8"));
+    // A click on the board while looking back plays nothing.
+    click_cell(&c, "h10").await;
+    until(
+        &c,
+        "document.getElementById('message').textContent.includes('Back to the game')",
+    )
+    .await;
+    click(&c, "back").await;
+    until(
+        &c,
+        "document.getElementById('viewing').hidden \
+         && document.querySelectorAll('[data-stone]').length === 8",
+    )
+    .await;
+    // The review: a plot of the evaluation, one dot a turn, the worst turns marked.
+    click(&c, "review").await;
+    until(
+        &c,
+        "document.querySelectorAll('#graph [data-graph-turn]').length === 8",
+    )
+    .await;
+    assert_eq!(
+        js(&c, "!!document.querySelector('#graph polyline')").await,
+        json!(true)
+    );
+    until(
+        &c,
+        "document.querySelectorAll('#moves li.worst').length >= 1",
+    )
+    .await;
+    let marked = text(&c, "moves").await;
+    assert!(marked.contains("better"), "{marked}");
+    screenshot(&c, "review").await;
+    // A dot of the graph shows its position.
+    c.find(Locator::Css("#graph [data-graph-turn='4']"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    until(&c, "document.querySelectorAll('[data-stone]').length === 4").await;
+    c.close().await.unwrap();
+}

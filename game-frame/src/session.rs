@@ -114,6 +114,30 @@ impl Thought {
     }
 }
 
+/// What a forced win counts for in a review's losses (units of the evaluation): more than
+/// any evaluation, so that a turn that let a win go or walked into a loss is the worst.
+pub const REVIEW_MATE: i32 = 10_000;
+
+/// One turn of a reviewed game ([`Game::review`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReviewTurn {
+    /// Who played it.
+    pub side: Side,
+    /// The turn in the game's notation.
+    pub played: String,
+    /// The evaluation after it, from the first side's view, in hundredths of the game's
+    /// unit (`None` with a forced result).
+    pub score_cp: Option<i32>,
+    /// A forced result after it: own moves to the first side's win (positive) or loss
+    /// (negative); `±1` when the turn ended the game.
+    pub mate: Option<i32>,
+    /// How much the turn lost for its side against the evaluation before it (0 or more; a
+    /// forced result counts [`REVIEW_MATE`]).
+    pub lost: i32,
+    /// The engine's turn in the position before, when it differs from the one played.
+    pub best: Option<String>,
+}
+
 /// A score for people: the side it favours and the evaluation in hundreds of units
 /// (`White +2.06`), or who wins a forced result in how many of their own moves
 /// (`Black wins in 3`). `sides` is the side to move, then the other.
@@ -178,6 +202,13 @@ pub trait Game: Send {
     /// Starts the game again from its start position (its setup included), under the same
     /// opening rule from its first step; the engine keeps its tables.
     fn restart(&mut self);
+    /// The board after the first `turns` turns (clamped to the game's length), as
+    /// [`board`](Game::board) shows it then: a game's review shows any earlier position.
+    fn board_at(&self, turns: usize) -> BoardView;
+    /// Reviews the game: the engine searches every position from the start to now within
+    /// `budget` each (stopped by `stop`) and gives each turn's evaluation and the better
+    /// move where the turn lost the most ([`ReviewTurn`]).
+    fn review(&mut self, budget: &Budget, stop: &AtomicBool) -> Vec<ReviewTurn>;
     /// Replaces the engine with a fresh one of `config` (a larger or smaller table), the
     /// game unchanged.
     fn new_engine(&mut self, config: &EngineConfig);
@@ -625,6 +656,97 @@ impl<R: Rules> Game for Session<R> {
             .and_then(|o| self.start.opening_rule(o.name()));
         self.opening_turns = 0;
         self.opening_log.clear();
+    }
+
+    fn board_at(&self, turns: usize) -> BoardView {
+        let mut pos = self.start.clone();
+        let shown = &self.turns[..turns.min(self.turns.len())];
+        for (_, plies) in shown {
+            for &mv in plies {
+                pos.play(mv);
+            }
+        }
+        let last = shown.last().map_or(&[][..], |(_, t)| &t[..]);
+        pos.board(last)
+    }
+
+    fn review(&mut self, budget: &Budget, stop: &AtomicBool) -> Vec<ReviewTurn> {
+        // The evaluation of every position, from the first side's view, with its best turn.
+        let mut pos = self.start.clone();
+        /// A position's evaluation from the first side's view and the engine's turn there.
+        struct Eval<M> {
+            cp: Option<i32>,
+            mate: Option<i32>,
+            best: Vec<M>,
+        }
+        let mut evals: Vec<Eval<R::Move>> = Vec::new();
+        for i in 0..=self.turns.len() {
+            if i > 0 {
+                for &mv in &self.turns[i - 1].1 {
+                    pos.play(mv);
+                }
+            }
+            if pos.ending().is_some() || stop.load(std::sync::atomic::Ordering::Relaxed) {
+                evals.push(Eval {
+                    cp: None,
+                    mate: None,
+                    best: Vec::new(),
+                });
+                continue;
+            }
+            let d = R::think(&mut self.engine, &pos, budget, stop, &mut |_| {});
+            let sign = if pos.side_to_move() == Side::First {
+                1
+            } else {
+                -1
+            };
+            let (cp, mate) = match ScoreView::from_score(d.score) {
+                ScoreView::Centi(cp) => (Some(cp * sign), None),
+                ScoreView::MatePlies(p) => (None, Some(pos.mate_moves(p) * sign)),
+            };
+            evals.push(Eval {
+                cp,
+                mate,
+                best: d.turn,
+            });
+        }
+        let outcome = self.pos.ending().map(|e| e.outcome);
+        let mut pos = self.start.clone();
+        let mut out = Vec::with_capacity(self.turns.len());
+        for (i, (side, plies)) in self.turns.iter().enumerate() {
+            let before = &evals[i];
+            let after = &evals[i + 1];
+            let (cp, mate) = match (after.cp, after.mate, outcome) {
+                // The last turn ended the game: its evaluation is the result.
+                (None, None, Some(game_core::Outcome::Win(w))) if i + 1 == self.turns.len() => {
+                    (None, Some(if w == Side::First { 1 } else { -1 }))
+                }
+                (None, None, _) => (Some(0), None),
+                (cp, mate, _) => (cp, mate),
+            };
+            let best = if before.best.is_empty() || before.best == *plies {
+                None
+            } else {
+                Some(Self::turn_texts(&pos, &before.best).concat())
+            };
+            let value = |cp: Option<i32>, mate: Option<i32>| {
+                mate.map_or(cp.unwrap_or(0), |m| m.signum() * REVIEW_MATE)
+            };
+            let sign = if *side == Side::First { 1 } else { -1 };
+            let lost = sign * (value(before.cp, before.mate) - value(cp, mate));
+            out.push(ReviewTurn {
+                side: *side,
+                played: Self::turn_texts(&pos, plies).concat(),
+                score_cp: cp,
+                mate,
+                lost: lost.max(0),
+                best,
+            });
+            for &mv in plies {
+                pos.play(mv);
+            }
+        }
+        out
     }
 
     fn new_engine(&mut self, config: &EngineConfig) {

@@ -25,6 +25,9 @@
 //!   the person against it). The key goes in the header `Authorization: Bearer KEY`; without
 //!   the right one the answer is 403 with a reason naming the seat it needs.
 //! - `GET /api/games/{id}/record` the record, as `qi play`'s `save` writes it.
+//! - `GET /api/games/{id}/board?turn=N` the board after `N` turns (reviewing a game);
+//!   `POST /api/games/{id}/review` with either seat's key: every turn's evaluation, what it
+//!   lost and the better move, and the worst turns ([`Room::review`]).
 //!
 //! Errors are `{"error": reason}`: 400 a bad value or header, 403 not this key's to do, 404 no
 //! such game or path, 405 wrong method, 409 not now (the engine thinks, the game is over),
@@ -345,6 +348,8 @@ pub fn router(server: Server) -> Router {
         .route("/api/games/{id}/stop", post(stop))
         .route("/api/games/{id}/hint", post(hint))
         .route("/api/games/{id}/record", get(record))
+        .route("/api/games/{id}/board", get(board_at))
+        .route("/api/games/{id}/review", post(review))
         .fallback(not_found)
         .method_not_allowed_fallback(wrong_method)
         .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))
@@ -743,6 +748,39 @@ async fn hint(
     let room = server.room(&id)?;
     let key = key_of(&headers)?;
     Ok(Json(room.hint(&server.pool, key.as_deref()).await?))
+}
+
+/// `GET /api/games/{id}/board?turn=N`: the board after `N` turns (a review's earlier
+/// position; clamped to the game's length).
+#[derive(Debug, Deserialize)]
+struct TurnQuery {
+    turn: usize,
+}
+
+async fn board_at(
+    State(server): State<Server>,
+    Path(id): Path<String>,
+    query: Result<axum::extract::Query<TurnQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let room = server.room(&id)?;
+    let axum::extract::Query(q) = query.map_err(|e| {
+        ApiError::bad(format!(
+            "{e}: expected ?turn=N, a whole number of turns from the start"
+        ))
+    })?;
+    Ok(Json(
+        json!({"turn": q.turn, "board": room.board_at(q.turn)}),
+    ))
+}
+
+async fn review(
+    State(server): State<Server>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, ApiError> {
+    let room = server.room(&id)?;
+    let key = key_of(&headers)?;
+    Ok(Json(room.review(&server.pool, key.as_deref()).await?))
 }
 
 async fn record(

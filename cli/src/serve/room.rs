@@ -16,7 +16,7 @@ use serde_json::{Map, Value, json};
 use tokio::sync::{Semaphore, broadcast};
 
 use super::seats::Key;
-use super::view::{game_state, opening_json};
+use super::view::{board_json, game_state, opening_json};
 
 /// Who plays a side.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -1115,6 +1115,107 @@ impl Room {
             "pv": thought.pv,
             "lines": lines,
         }))
+    }
+
+    /// The board after the first `turn` turns, as JSON ([`board_json`]), for a review.
+    #[must_use]
+    pub fn board_at(&self, turn: usize) -> Value {
+        board_json(&lock(&self.game).board_at(turn))
+    }
+
+    /// Reviews the game on a worker of `pool` for the holder of either seat's `key`: the
+    /// engine searches every position (a tenth of the engine's time per move each, at
+    /// least 20 ms, at most a second) and gives `turns`, one per turn: `side`, `played`,
+    /// `score` (the first side's view in words), `score_cp` and `mate` (the first side's
+    /// view; `null` when the other is given), `lost` (what the turn cost its side) and `best`
+    /// (the engine's turn there when it differs), and `worst`: the indices of the turns that
+    /// lost the most (up to three, each losing at least half a unit against a better move
+    /// the engine names), worst first.
+    ///
+    /// # Errors
+    /// [`Refusal::Forbidden`] without a seat's key, [`Refusal::Conflict`] while a search runs.
+    pub async fn review(
+        self: &Arc<Self>,
+        pool: &Arc<Semaphore>,
+        key: Option<&str>,
+    ) -> Result<Value, Refusal> {
+        let stop = {
+            let mut st = lock(&self.status);
+            if Self::side_of(&st, key).is_none() {
+                return Err(Self::not_yours(
+                    &st,
+                    "a review",
+                    &[Side::First, Side::Second],
+                    key,
+                ));
+            }
+            if st.search.is_some() {
+                return Err(Refusal::Conflict(
+                    "the engine is thinking: review the game once it has moved".into(),
+                ));
+            }
+            let stop = Arc::new(AtomicBool::new(false));
+            st.search = Some(Search {
+                stop: stop.clone(),
+                cancel: Arc::new(AtomicBool::new(false)),
+                hint: true,
+            });
+            st.touched = Instant::now();
+            self.publish(&st);
+            stop
+        };
+        let permit = worker_slot(pool, &stop).await;
+        let worker = Arc::clone(self);
+        let per_position =
+            (self.movetime / 10).clamp(Duration::from_millis(20), Duration::from_secs(1));
+        let reviewed = tokio::task::spawn_blocking(move || {
+            let mut game = lock(&worker.game);
+            worker.grow_table(&mut game);
+            let budget = Budget {
+                time: Some(per_position),
+                depth: worker.depth,
+                ..Budget::default()
+            };
+            let turns = game.review(&budget, &stop);
+            let sides = [game.side_name(Side::First), game.side_name(Side::Second)];
+            (turns, sides)
+        })
+        .await;
+        drop(permit);
+        self.end();
+        let (turns, sides) =
+            reviewed.map_err(|_| Refusal::Conflict("the review's search failed".into()))?;
+        // A turn the engine would have played too is no mistake, whatever the evaluations'
+        // noise between depths says.
+        let mut worst: Vec<usize> = (0..turns.len())
+            .filter(|&i| turns[i].lost >= 50 && turns[i].best.is_some())
+            .collect();
+        worst.sort_by_key(|&i| std::cmp::Reverse(turns[i].lost));
+        worst.truncate(3);
+        let turns: Vec<Value> = turns
+            .iter()
+            .map(|t| {
+                let score = match (t.score_cp, t.mate) {
+                    (_, Some(m)) if m > 0 => format!("{} wins", sides[0]),
+                    (_, Some(_)) => format!("{} wins", sides[1]),
+                    (Some(cp), None) if cp >= 0 => {
+                        format!("{} +{:.2}", sides[0], f64::from(cp) / 100.0)
+                    }
+                    (Some(cp), None) => format!("{} +{:.2}", sides[1], f64::from(-cp) / 100.0),
+                    (None, None) => "even".to_string(),
+                };
+                json!({
+                    "side": t.side.index(),
+                    "played": t.played,
+                    "score": score,
+                    "score_cp": t.score_cp,
+                    "mate": t.mate,
+                    "lost": t.lost,
+                    "best": t.best,
+                })
+            })
+            .collect();
+        Ok(json!({"turns": turns, "worst": worst}))
     }
 
     /// Whether the running search (if any) is a hint.

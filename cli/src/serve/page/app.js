@@ -35,6 +35,8 @@ let suggestion = null; // a hint's move, drawn until the next state
 let limits = null; // the server's limits (GET /api/limits)
 let deadline = null; // when the server drops the game unless it changes (ms, this clock)
 let offer = []; // an opening's 5th moves being chosen to offer, by point name
+let viewing = null; // reviewing an earlier position: {turn, board}
+let review = null; // the engine's review of the game: {turns, worst}
 
 // ---- seats: the keys this browser holds -----------------------------------------------------
 // The server gives a game's creator a key for each side (and, for a game of two people, an
@@ -299,6 +301,9 @@ function show(s, redraw = false) {
   }
   if (!state || s.version !== state.version) { suggestion = null; offer = []; }
   if (!state || s.id !== state.id) {
+    viewing = null;
+    review = null;
+    $('viewing').hidden = true;
     flipped = s.board.flippable && s.seats[0] === 'engine' && s.seats[1] === 'human';
   }
   // The live line belongs to a search: none runs, none is shown.
@@ -352,13 +357,87 @@ function show(s, redraw = false) {
   pick.hidden = names.length === 0;
   const list = $('moves');
   list.replaceChildren();
+  const worst = review && review.turns.length === s.moves.length ? review.worst : [];
   s.moves.forEach((m, i) => {
     const li = document.createElement('li');
     li.textContent = `${s.sides[m.side]}: ${m.notations[pick.value] ?? m.text}`;
-    if (i === s.moves.length - 1) li.className = 'current';
+    li.dataset.turn = i + 1;
+    li.title = 'Show the position after this move';
+    if (worst.includes(i)) {
+      const t = review.turns[i];
+      li.classList.add('worst');
+      li.textContent += ` ?  (${t.score}${t.best ? `; better ${t.best}` : ''})`;
+    }
+    if (viewing ? viewing.turn === i + 1 : i === s.moves.length - 1) li.classList.add('current');
+    li.addEventListener('click', () => viewTurn(i + 1));
     list.append(li);
   });
-  list.scrollTop = list.scrollHeight;
+  if (!viewing) list.scrollTop = list.scrollHeight;
+  $('review').disabled = s.thinking || watching() || s.moves.length === 0;
+  if (review && review.turns.length !== s.moves.length) review = null;
+  drawGraph();
+}
+
+// Shows the position after `turn` turns (a review); the game goes on underneath, and "Back
+// to the game" shows it again.
+async function viewTurn(turn) {
+  if (!state) return;
+  if (turn === state.moves.length) return backToGame();
+  try {
+    const r = await api('GET', `/api/games/${state.id}/board?turn=${turn}`);
+    viewing = { turn, board: r.board };
+    $('viewing').hidden = false;
+    $('viewing-text').textContent = `Position after move ${turn} of ${state.moves.length}.`;
+    show(state, true);
+  } catch (e) {
+    say(e.message);
+  }
+}
+
+function backToGame() {
+  viewing = null;
+  $('viewing').hidden = true;
+  if (state) show(state, true);
+}
+
+async function runReview() {
+  say('The engine reviews the game…', 'info');
+  try {
+    review = await api('POST', `/api/games/${state.id}/review`, undefined, anyKey());
+    const worst = review.worst.map((i) => `${i + 1}. ${review.turns[i].played}`);
+    say(worst.length > 0 ? `Review: the turns that lost most: ${worst.join(', ')} (marked ?).` : 'Review: no turn lost much.', 'info');
+    show(state, true);
+  } catch (e) {
+    say(e.message);
+  }
+}
+
+// The evaluation over the game as a plot: the first side's view, clamped to ±10 units (a
+// forced result at the edge); the worst turns dotted; a click shows that position.
+function drawGraph() {
+  const box = $('graph');
+  if (!review || !state) { box.replaceChildren(); box.hidden = true; return; }
+  box.hidden = false;
+  const n = review.turns.length;
+  const W = 320, H = 120, cap = 1000;
+  const x = (i) => 6 + (W - 12) * (n <= 1 ? 0 : i / (n - 1));
+  const value = (t) => (t.mate !== null ? Math.sign(t.mate) * cap : Math.max(-cap, Math.min(cap, t.score_cp)));
+  const y = (v) => H / 2 - (H / 2 - 6) * (v / cap);
+  const svg = el('svg', { viewBox: `0 0 ${W} ${H}`, id: 'graph-svg', role: 'img', 'aria-label': 'evaluation graph' });
+  svg.append(el('rect', { x: 0, y: 0, width: W, height: H, class: 'graph-bg' }));
+  svg.append(el('line', { x1: 0, y1: H / 2, x2: W, y2: H / 2, class: 'graph-zero' }));
+  const points = review.turns.map((t, i) => `${x(i).toFixed(1)},${y(value(t)).toFixed(1)}`).join(' ');
+  svg.append(el('polyline', { points, class: 'graph-line' }));
+  review.turns.forEach((t, i) => {
+    const dot = el('circle', { cx: x(i), cy: y(value(t)), r: review.worst.includes(i) ? 4.5 : 2.5, class: review.worst.includes(i) ? 'graph-worst' : 'graph-dot', 'data-graph-turn': i + 1 });
+    const tip = el('title', {}, `${i + 1}. ${t.played}: ${t.score}`);
+    dot.append(tip);
+    dot.addEventListener('click', () => viewTurn(i + 1));
+    svg.append(dot);
+  });
+  svg.append(el('text', { x: 4, y: 11, class: 'graph-label' }, `${state.sides[0]} better`));
+  svg.append(el('text', { x: 4, y: H - 4, class: 'graph-label' }, `${state.sides[1]} better`));
+  box.replaceChildren(svg);
 }
 
 function showInfo(info) {
@@ -417,7 +496,7 @@ function showOpening() {
 }
 
 function drawBoard() {
-  const b = state.board;
+  const b = viewing ? viewing.board : state.board;
   const W = 2 * M + S * (b.files - 1);
   const H = 2 * M + S * (b.rows - 1);
   const X = (f) => M + S * (flipped ? b.files - 1 - f : f);
@@ -554,6 +633,7 @@ async function send(text) {
 
 function clicked(f, r) {
   if (!state) return;
+  if (viewing) return say(`This is the position after move ${viewing.turn}: press "Back to the game" to play.`);
   const b = state.board;
   if (state.ending) return say(`The game is over: ${state.ending.text}.`);
   if (state.thinking) return say('The engine is thinking: wait, or press "Move now".');
@@ -641,6 +721,8 @@ function init() {
   $('flip').addEventListener('click', () => { flipped = !flipped; drawBoard(); });
   $('pieces').addEventListener('click', () => { letters = !letters; show(state, true); });
   $('new').addEventListener('click', () => { history.pushState(null, '', '/'); showStart(); });
+  $('review').addEventListener('click', runReview);
+  $('back').addEventListener('click', backToGame);
   window.addEventListener('popstate', route);
   setInterval(showExpiry, 1000);
   setInterval(showClocks, 100);
