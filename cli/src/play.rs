@@ -19,7 +19,9 @@ use game_core::text::escape_controls;
 use game_core::{Outcome, Side};
 
 use game_frame::opening_rule::{AskView, Role};
-use game_frame::{Budget, Ending, Game, GameClock, Info, Style, Thought, clock_text, paint};
+use game_frame::{
+    Budget, Ending, Game, GameClock, Info, ReviewTurn, Style, Thought, clock_text, paint,
+};
 
 /// Who plays a side.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -226,6 +228,8 @@ const COMMANDS: &str =
   hint        ask the engine for a move
   moves       list the legal moves
   history     the moves played so far, numbered
+  review      the engine's evaluation after every turn, a graph of it, and the turns
+              that lost most with the better move
   flip        turn the board round (xiangqi)
   new         start a new game with the same players and settings
   resign      give up the game
@@ -302,6 +306,7 @@ pub fn run(
                     show_board(game, config, out)?;
                 }
                 Command::History => writeln!(out, "{}", history(game))?,
+                Command::Review => review(game, config, stop, out)?,
                 Command::Save(file, force) => {
                     let text = record(game, config, clock.as_ref(), ending.as_ref());
                     save(&text, &file, force, out)?;
@@ -425,6 +430,7 @@ pub fn run(
             Command::Quit => return Ok(()),
             Command::Help => writeln!(out, "{}", styled(&help(game), &config.style))?,
             Command::History => writeln!(out, "{}", history(game))?,
+            Command::Review => review(game, config, stop, out)?,
             Command::Flip => {
                 if game.board().flippable {
                     config.style.flipped = !config.style.flipped;
@@ -528,6 +534,125 @@ fn history(game: &dyn Game) -> String {
         }
     }
     wrap(&words, 78)
+}
+
+/// Time a review spends on each position when the engine has no time per move (a game
+/// clock): a whole game of 60 turns in about 12 s.
+const REVIEW_TIME: Duration = Duration::from_millis(200);
+
+/// The budget of a review's search of each position: the engine's depth or node limit when it
+/// has one (the same review every time), else a tenth of its time per move (20 ms to 1 s), or
+/// [`REVIEW_TIME`] on a clock. Always at full strength.
+fn review_budget(config: &PlayConfig) -> Budget {
+    let b = &config.budget;
+    if b.depth.is_some() || b.nodes.is_some() {
+        return Budget {
+            depth: b.depth,
+            nodes: b.nodes,
+            ..Budget::default()
+        };
+    }
+    let time = b.time.map_or(REVIEW_TIME, |t| {
+        (t / 10).clamp(Duration::from_millis(20), Duration::from_secs(1))
+    });
+    Budget {
+        time: Some(time),
+        ..Budget::default()
+    }
+}
+
+/// `review`: every turn with the evaluation after it (the first side's view), what it lost
+/// and the engine's better turn, the turns that lost most marked `??`, and the evaluation as
+/// a one-line graph. Ctrl-C cuts the review short.
+fn review(
+    game: &mut dyn Game,
+    config: &PlayConfig,
+    stop: &AtomicBool,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    if game.turn_sides().is_empty() {
+        return writeln!(out, "No moves yet: nothing to review.");
+    }
+    writeln!(out, "Reviewing {} turns...", game.turn_sides().len())?;
+    let turns = game.review(&review_budget(config), stop);
+    INTERRUPTS.store(0, Ordering::SeqCst);
+    INTERRUPT_STOP.store(false, Ordering::SeqCst);
+    let sides = [game.side_name(Side::First), game.side_name(Side::Second)];
+    let worst = game_frame::worst_turns(&turns);
+    let mut number = 1;
+    for (i, t) in turns.iter().enumerate() {
+        let label = match t.side {
+            Side::First => format!("{number}."),
+            Side::Second => format!("{number}..."),
+        };
+        if t.side == Side::Second {
+            number += 1;
+        }
+        let mark = if worst.contains(&i) { "??" } else { "  " };
+        let mut line = format!(
+            "{mark} {label:<6} {:<10} {:<16}",
+            t.played,
+            t.score_text(sides)
+        );
+        if let Some(best) = &t.best
+            && t.lost >= 50
+        {
+            line.push_str(&format!(
+                "lost {:.2}, better {best}",
+                f64::from(t.lost.min(game_frame::REVIEW_MATE)) / 100.0
+            ));
+        }
+        writeln!(out, "{}", line.trim_end())?;
+    }
+    writeln!(
+        out,
+        "Graph (high: {} ahead, low: {} ahead): {}",
+        sides[0],
+        sides[1],
+        evaluation_graph(&turns, !config.style.unicode)
+    )?;
+    if worst.is_empty() {
+        writeln!(
+            out,
+            "No turn lost half a unit or more against a better one."
+        )?;
+    } else {
+        let named: Vec<String> = worst
+            .iter()
+            .map(|&i| {
+                let t = &turns[i];
+                format!("{} (better {})", t.played, t.best.as_deref().unwrap_or("?"))
+            })
+            .collect();
+        writeln!(out, "Turns that lost most: {}", named.join(", "))?;
+    }
+    Ok(())
+}
+
+/// The evaluation after each turn as one line of bar characters, one a turn: high for the
+/// first side, low for the second (`▁` to `█`, or `_.-=#` with `ascii`), clipped at five
+/// units either way; a forced result is the top or the bottom.
+fn evaluation_graph(turns: &[ReviewTurn], ascii: bool) -> String {
+    let bars: Vec<char> = if ascii {
+        "_.-=#".chars().collect()
+    } else {
+        "▁▂▃▄▅▆▇█".chars().collect()
+    };
+    let top = bars.len() - 1;
+    turns
+        .iter()
+        .map(|t| {
+            let cp = match (t.score_cp, t.mate) {
+                (_, Some(m)) if m > 0 => 500,
+                (_, Some(_)) => -500,
+                (Some(cp), None) => cp.clamp(-500, 500),
+                (None, None) => 0,
+            };
+            // -500..=500 onto 0..=top.
+            let i = (i64::from(cp + 500) * top as i64 + 500) / 1000;
+            bars[usize::try_from(i).unwrap_or(0).min(top)]
+        })
+        .collect()
 }
 
 /// `new`: the game from its start again, the clocks at their base.
@@ -1037,6 +1162,7 @@ enum Command {
     Help,
     Moves,
     History,
+    Review,
     Flip,
     New,
     Hint,
@@ -1058,6 +1184,7 @@ fn command(line: &str) -> Command {
         ("help" | "?", 0) => Command::Help,
         ("moves", 0) => Command::Moves,
         ("history", 0) => Command::History,
+        ("review", 0) => Command::Review,
         ("flip", 0) => Command::Flip,
         ("new", 0) => Command::New,
         ("hint", 0) => Command::Hint,

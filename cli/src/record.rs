@@ -314,7 +314,16 @@ pub fn load(
         bad(msg)
     })?;
     check_agrees(kind, game.as_ref(), &args, given, file)?;
-    for (i, token) in record.moves.iter().enumerate() {
+    let opened = replay_opening(&record, game.as_mut(), kind, &args).map_err(bad)?;
+    for (i, token) in record.moves.iter().enumerate().skip(opened) {
+        if let Some(ask) = game.opening_ask() {
+            return Err(bad(format!(
+                "move {}: {token} comes while the {} opening still asks: {}",
+                i + 1,
+                ask.rule,
+                ask.prompt
+            )));
+        }
         game.play_text(token)
             .map_err(|e| bad(format!("move {}: {}", i + 1, quoted(token, &e))))?;
     }
@@ -341,6 +350,59 @@ pub fn load(
         }
     }
     Ok(game)
+}
+
+/// Replays the opening rule a record was played under: its `[Opening]` rule is set and each
+/// answer of `[OpeningSteps]` (`; `-separated, as [`Game::record`] writes them: a point, a
+/// choice's word, `offer` and the points offered) is given again, so a reloaded game knows
+/// who swapped and what is still asked. Returns how many of the record's turns the opening
+/// placed; they must be the record's first turns.
+///
+/// # Errors
+/// The rule is unknown to the game, a step is refused, or the stones the steps place differ
+/// from the record's first moves: the message names the tag and the step.
+fn replay_opening(
+    record: &Record,
+    game: &mut dyn Game,
+    kind: &dyn GameSpec,
+    args: &Setup,
+) -> Result<usize, String> {
+    let Some(name) = record.tag("Opening") else {
+        return Ok(0);
+    };
+    game.set_opening(name)
+        .map_err(|e| format!("[Opening \"{name}\"]: {e}"))?;
+    let steps = record.tag("OpeningSteps").unwrap_or_default();
+    for (i, step) in steps
+        .split(';')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .enumerate()
+    {
+        let answer = step.strip_prefix("offer ").unwrap_or(step);
+        game.opening_answer(answer)
+            .map_err(|e| format!("[OpeningSteps] step {}: {e}", i + 1))?;
+    }
+    let placed = game.turn_texts();
+    // The opening's stones are the record's first turns: the same moves played freely give
+    // the same turns.
+    let mut free = kind
+        .build(args, &EngineConfig::small())
+        .map_err(|e| e.to_string())?;
+    let agrees = placed.len() <= record.moves.len()
+        && record.moves[..placed.len()]
+            .iter()
+            .all(|token| free.play_text(token).is_ok())
+        && free.turn_texts() == placed;
+    if !agrees {
+        let texts: Vec<&str> = placed.iter().map(|(_, t)| t.as_str()).collect();
+        return Err(format!(
+            "[OpeningSteps \"{steps}\"] place {} but the record's moves start {}",
+            texts.join(" "),
+            record.moves[..placed.len().min(record.moves.len())].join(" ")
+        ));
+    }
+    Ok(placed.len())
 }
 
 /// An option given with `--load` must say what the record says. What the record holds is
@@ -472,6 +534,49 @@ mod tests {
         let plain = "[Game \"Gomoku\"]\n\n1. h8 i9 *\n";
         let game = load(plain, "t", None, &Setup::default(), &EngineConfig::small()).unwrap();
         assert!(resumed_clock(plain, game.as_ref(), None).is_none());
+    }
+
+    #[test]
+    fn a_record_under_an_opening_rule_reloads_its_steps() {
+        let setup = Setup::default();
+        let config = EngineConfig::small();
+        let mut game = load("[Game \"Gomoku\"]\n\n*\n", "t", None, &setup, &config).unwrap();
+        game.set_opening("swap2").unwrap();
+        // Swap2: three stones, then the other player takes Black (a swap) and play goes on.
+        for step in ["h8", "h9", "j10", "black"] {
+            game.opening_answer(step).unwrap();
+        }
+        game.play_text("g7").unwrap();
+        game.play_text("k11").unwrap();
+        assert!(game.swapped());
+        let text = game.record(["a", "b"], None);
+        assert!(
+            text.contains("[OpeningSteps \"h8; h9; j10; black\"]"),
+            "{text}"
+        );
+        let back = load(&text, "t", None, &setup, &config).unwrap();
+        assert_eq!(back.opening_name(), Some("swap2"));
+        assert!(back.swapped());
+        assert!(back.opening_ask().is_none());
+        assert_eq!(back.record(["a", "b"], None), text);
+        // Saved mid-opening: the next step is still asked after the reload.
+        let cut = text.replace("; black", "");
+        let moves_at = cut.find("\n\n").unwrap();
+        let cut = format!("{}\n\n1. h8 h9 2. j10 *\n", &cut[..moves_at]);
+        let back = load(&cut, "t", None, &setup, &config).unwrap_or_else(|e| panic!("{e}\n{cut}"));
+        assert_eq!(back.opening_ask().map(|a| a.kind), Some("choose"));
+        assert!(!back.swapped());
+        // Steps that disagree with the moves, and moves played past an open step, are refused.
+        let wrong = text.replace("[OpeningSteps \"h8", "[OpeningSteps \"h7");
+        let e = load(&wrong, "t", None, &setup, &config).map(|_| ());
+        assert!(e.is_err_and(|e| e.to_string().contains("[OpeningSteps")));
+        let early = text.replace("; black", "");
+        let e = load(&early, "t", None, &setup, &config).map(|_| ());
+        let e = e.unwrap_err().to_string();
+        assert!(
+            e.contains("move 4: g7 comes while the swap2 opening"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -1740,3 +1740,34 @@ fn history_flip_and_new_at_the_prompt() {
         stdout(&o)
     );
 }
+
+#[test]
+fn review_marks_the_turns_that_lost_most_with_the_better_move() {
+    // Black throws two stones into the corner while the engine (depth 3) builds in the
+    // centre: the review names those turns with a better move and draws the graph.
+    let o = run(
+        &["play", "gomoku", "--depth", "3", "--ascii"],
+        "review\nh8\na1\nb1\nreview\nquit\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("No moves yet: nothing to review."), "{out}");
+    assert!(out.contains("Reviewing 6 turns..."), "{out}");
+    let marked: Vec<&str> = out.lines().filter(|l| l.starts_with("?? ")).collect();
+    for corner in ["a1", "b1"] {
+        assert!(
+            marked
+                .iter()
+                .any(|l| l.contains(&format!(" {corner} ")) && l.contains("better ")),
+            "{corner} not marked in:\n{out}"
+        );
+    }
+    let graph = out
+        .lines()
+        .find_map(|l| l.strip_prefix("Graph (high: Black ahead, low: White ahead): "))
+        .unwrap_or_else(|| panic!("no graph in:\n{out}"));
+    assert_eq!(graph.len(), 6, "one bar a turn: {graph:?}");
+    // After the corner stones White is ahead: the graph ends low.
+    assert!(graph.ends_with('_') || graph.ends_with('.'), "{graph:?}");
+    assert!(out.contains("Turns that lost most: "), "{out}");
+}

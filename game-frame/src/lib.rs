@@ -39,6 +39,8 @@ pub use error::FrameError;
 pub use registry::{GameSpec, Protocol, perft, play_moves};
 pub use render::{Style, paint, render};
 pub use rules::{Decision, Ending, Progress, Rules, natural_key, search_turn};
-pub use session::{Game, Info, REVIEW_MATE, ReviewTurn, Session, Thought, ThoughtLine, today};
+pub use session::{
+    Game, Info, REVIEW_MATE, ReviewTurn, Session, Thought, ThoughtLine, today, worst_turns,
+};
 pub use setup::{Opening, Setup, quoted, split_points, split_turns, stone_side};
 pub use strength::{LEVEL_ELO, LEVELS, Level, LevelError, LevelPick, LevelSettings};

@@ -138,6 +138,38 @@ pub struct ReviewTurn {
     pub best: Option<String>,
 }
 
+impl ReviewTurn {
+    /// The evaluation after the turn for people: `White +2.06` (the side it favours and by
+    /// how much, in the game's units), `Black wins` (a forced result) or `even`. `sides` are
+    /// the first side's name, then the second's.
+    #[must_use]
+    pub fn score_text(&self, sides: [&str; 2]) -> String {
+        match (self.score_cp, self.mate) {
+            (_, Some(m)) if m > 0 => format!("{} wins", sides[0]),
+            (_, Some(_)) => format!("{} wins", sides[1]),
+            (Some(cp), None) if cp > 0 => format!("{} +{:.2}", sides[0], f64::from(cp) / 100.0),
+            (Some(cp), None) if cp < 0 => {
+                format!("{} +{:.2}", sides[1], f64::from(-cp) / 100.0)
+            }
+            _ => "even".to_string(),
+        }
+    }
+}
+
+/// The turns of a review that lost the most, as indices into `turns`, worst first: up to
+/// three, each losing at least half a unit (50) against a better turn the engine names. A
+/// turn the engine would have played too is no mistake, whatever the evaluations' noise
+/// between depths says.
+#[must_use]
+pub fn worst_turns(turns: &[ReviewTurn]) -> Vec<usize> {
+    let mut worst: Vec<usize> = (0..turns.len())
+        .filter(|&i| turns[i].lost >= 50 && turns[i].best.is_some())
+        .collect();
+    worst.sort_by_key(|&i| std::cmp::Reverse(turns[i].lost));
+    worst.truncate(3);
+    worst
+}
+
 /// A score for people: the side it favours and the evaluation in hundreds of units
 /// (`White +2.06`), or who wins a forced result in how many of their own moves
 /// (`Black wins in 3`). `sides` is the side to move, then the other.

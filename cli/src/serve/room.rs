@@ -1185,25 +1185,11 @@ impl Room {
         self.end();
         let (turns, sides) =
             reviewed.map_err(|_| Refusal::Conflict("the review's search failed".into()))?;
-        // A turn the engine would have played too is no mistake, whatever the evaluations'
-        // noise between depths says.
-        let mut worst: Vec<usize> = (0..turns.len())
-            .filter(|&i| turns[i].lost >= 50 && turns[i].best.is_some())
-            .collect();
-        worst.sort_by_key(|&i| std::cmp::Reverse(turns[i].lost));
-        worst.truncate(3);
+        let worst = game_frame::worst_turns(&turns);
         let turns: Vec<Value> = turns
             .iter()
             .map(|t| {
-                let score = match (t.score_cp, t.mate) {
-                    (_, Some(m)) if m > 0 => format!("{} wins", sides[0]),
-                    (_, Some(_)) => format!("{} wins", sides[1]),
-                    (Some(cp), None) if cp >= 0 => {
-                        format!("{} +{:.2}", sides[0], f64::from(cp) / 100.0)
-                    }
-                    (Some(cp), None) => format!("{} +{:.2}", sides[1], f64::from(-cp) / 100.0),
-                    (None, None) => "even".to_string(),
-                };
+                let score = t.score_text(sides);
                 json!({
                     "side": t.side.index(),
                     "played": t.played,
