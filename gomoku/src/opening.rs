@@ -188,6 +188,16 @@ fn region(board: &Board, square: Option<usize>) -> Vec<Point> {
         .collect()
 }
 
+/// The Chebyshev distance from `p` to the nearest stone on `board` (`None` on an empty
+/// board).
+fn nearest_stone(board: &Board, p: Point) -> Option<usize> {
+    board
+        .points()
+        .filter(|q| !board.is_empty(*q))
+        .map(|q| q.x().abs_diff(p.x()).max(q.y().abs_diff(p.y())))
+        .min()
+}
+
 /// The eight rotations and reflections of a square board of `size` (index 0 the identity).
 fn transform(size: usize, t: usize, p: Point) -> Point {
     let (x, y) = (p.x(), p.y());
@@ -537,14 +547,36 @@ impl OpeningRule<Board> for GomokuOpening {
             Step::Place {
                 square, balanced, ..
             } => {
-                let points = Self::candidates(board, square);
+                let mut points = Self::candidates(board, square);
+                if balanced {
+                    // Balancing stones stay in the opening's cluster near the centre, as
+                    // players place them: a far stone can look even to a short search and be
+                    // a mere throw-away, and an edge weakens both sides' play.
+                    let centre = board.size() / 2;
+                    let close: Vec<Point> = points
+                        .iter()
+                        .copied()
+                        .filter(|&p| {
+                            nearest_stone(board, p).is_none_or(|d| d <= 2)
+                                && p.x().abs_diff(centre) <= 3
+                                && p.y().abs_diff(centre) <= 3
+                        })
+                        .collect();
+                    if !close.is_empty() {
+                        points = close;
+                    }
+                }
                 if points.len() == 1 {
                     return Answer::Place(points[0]);
                 }
                 let scored = Self::scored(engine, board, &points, &limits, stop);
                 let pick = if balanced {
-                    // A choice of colours follows: the most even position.
-                    scored.iter().min_by_key(|&&(p, s)| (s.abs(), p))
+                    // A choice of colours follows: the most even position (scores within a
+                    // fifth of an open three count as even), then the stone closest to the
+                    // others.
+                    scored.iter().min_by_key(|&&(p, s)| {
+                        (s.abs() / 40, nearest_stone(board, p).unwrap_or(0), p)
+                    })
                 } else {
                     scored.first()
                 };
