@@ -61,7 +61,8 @@ pub struct EngineArgs {
     #[arg(long, value_name = "TIME", value_parser = parse_time, allow_hyphen_values = true)]
     pub time: Option<Duration>,
     /// Search depth limit (1..=100): plies, or turns for connect6's engine.
-    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=100))]
+    #[arg(long, value_name = "D",
+          value_parser = clap::value_parser!(u32).range(1..=i64::from(game_frame::MAX_DEPTH_LIMIT)))]
     pub depth: Option<u32>,
     /// Node limit per engine move.
     #[arg(long, value_name = "N", value_parser = parse_nodes)]

@@ -167,6 +167,7 @@ pub fn play(
         }
     }
     let mut game_clock = clock.map(GameClock::new);
+    let mut ended = None;
     let mut game: Box<dyn Game> = match (load, kind) {
         (Some(file), _) => {
             let text = text.unwrap_or_default();
@@ -181,6 +182,7 @@ pub fn play(
                 chosen = saved_players(&text, game.as_ref());
             }
             game_clock = record::resumed_clock(&text, game.as_ref(), clock);
+            ended = record::recorded_ending(&text, game.as_ref());
             game
         }
         (None, Some(kind)) => kind.0.build(&setup.setup(), &config)?,
@@ -248,6 +250,7 @@ pub fn play(
         live_lines: info || io::stderr().is_terminal(),
         clock: game_clock.clone(),
         live_clock: io::stdout().is_terminal(),
+        ended,
     };
     // Ctrl-C: the engine moves now; again, or at the prompt, the game may be saved first.
     play::install_interrupt();

@@ -189,8 +189,9 @@ enum Command {
         /// One game (default: every game).
         #[arg(value_parser = registry::game_parser())]
         game: Option<GameArg>,
-        /// Override the fixed depth.
-        #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=64))]
+        /// Override the fixed depth (1..=100).
+        #[arg(long, value_name = "D",
+              value_parser = clap::value_parser!(u32).range(1..=i64::from(game_frame::MAX_DEPTH_LIMIT)))]
         depth: Option<u32>,
     },
     /// Serve the Gomocup (Piskvork) protocol for gomoku on stdin/stdout.

@@ -95,6 +95,10 @@ pub struct PlayConfig {
     pub clock: Option<GameClock>,
     /// Standard output is a terminal: the clock line above the prompt counts down live.
     pub live_clock: bool,
+    /// How a loaded game ended although its position goes on (a resignation, a flag fall,
+    /// an agreed result: [`crate::record::recorded_ending`]): it starts over, `undo` takes
+    /// the resignation back.
+    pub ended: Option<Ending>,
 }
 
 /// Time the front end keeps in reserve on the engine's clock for its own work (printing,
@@ -257,7 +261,7 @@ pub fn run(
     let mut own = config.clone();
     let config = &mut own;
     // A resignation or a flag fall: the game ends although the position does not.
-    let mut decided: Option<Ending> = None;
+    let mut decided: Option<Ending> = config.ended.clone();
     let mut announced = false;
     let mut clock = config.clock.clone();
     let humans = config.players.contains(&Player::Human);
@@ -277,14 +281,16 @@ pub fn run(
                     write!(out, "{}", record(game, config, clock.as_ref(), Some(end)))?;
                     return Ok(());
                 }
-                if end.reason.ends_with(OUT_OF_TIME) {
-                    writeln!(out, "Type 'save FILE' to keep the game record, or 'quit'.")?;
-                } else {
-                    writeln!(
-                        out,
-                        "Type 'save FILE' to keep the game record, 'undo' to take back, or 'quit'."
-                    )?;
-                }
+                writeln!(
+                    out,
+                    "Type 'save FILE' to keep the game record, {}'new' for another game, or \
+                     'quit'.",
+                    if end.reason.ends_with(OUT_OF_TIME) {
+                        ""
+                    } else {
+                        "'undo' to take back, "
+                    }
+                )?;
             }
             let line = match prompt(input, out, config, "game over> ", None)? {
                 Prompted::Line(line) => line,
@@ -327,10 +333,16 @@ pub fn run(
                 }
                 Command::Help => writeln!(out, "{}", help(game))?,
                 Command::Empty => {}
+                Command::Extra(word) => writeln!(out, "{}", extra_words(&word))?,
                 _ => writeln!(
                     out,
-                    "The game is over ({}): save FILE, undo or quit.",
-                    end.reason
+                    "The game is over ({}): save FILE, {}new or quit.",
+                    end.reason,
+                    if end.reason.ends_with(OUT_OF_TIME) {
+                        ""
+                    } else {
+                        "undo, "
+                    }
                 )?,
             }
             continue;
@@ -484,6 +496,7 @@ pub fn run(
                 save(&text, &file, force, out)?;
             }
             Command::BadSave => writeln!(out, "save needs a file name: save FILE (or save! FILE)")?,
+            Command::Extra(word) => writeln!(out, "{}", extra_words(&word))?,
             Command::Move(text) if game.foul(&text).is_some() => {
                 // A move the rules would take and lose on (renju's forbidden points): refused,
                 // with the rule, as the page refuses it.
@@ -741,16 +754,41 @@ fn opening_step(
         }
         Prompted::End | Prompted::Timeout => return Ok(false),
     };
-    match line.to_ascii_lowercase().as_str() {
-        "" => {}
-        "quit" | "exit" => return Ok(false),
-        "help" => {
+    // The prompt's commands that make sense before the first free move; the rest wait.
+    let word = line
+        .split_whitespace()
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    match command(&line) {
+        Command::Empty => {}
+        Command::Quit => return Ok(false),
+        Command::Help => {
             writeln!(out, "{}", styled(&help(game), &config.style))?;
+            writeln!(out, "Now, for the {} opening:", ask.rule)?;
             for c in &ask.options {
                 writeln!(out, "  {:<11} {}", c.key, c.text)?;
             }
         }
-        _ => match game.opening_answer(&line) {
+        Command::History => writeln!(out, "{}", history(game))?,
+        Command::Save(file, force) => {
+            let text = game.record(player_names(game, config), None);
+            save(&text, &file, force, out)?;
+        }
+        Command::BadSave => writeln!(out, "save needs a file name: save FILE")?,
+        Command::Extra(word) => writeln!(out, "{}", extra_words(&word))?,
+        Command::Hint
+        | Command::Undo
+        | Command::Moves
+        | Command::Review
+        | Command::Flip
+        | Command::New
+        | Command::Resign => writeln!(
+            out,
+            "'{word}' waits until the {} opening is over; now: {}.",
+            ask.rule, ask.prompt
+        )?,
+        Command::Move(_) => match game.opening_answer(&line) {
             Ok(done) => {
                 writeln!(
                     out,
@@ -918,6 +956,15 @@ fn undo(
             taken.push(side);
         }
     }
+    if taken.is_empty() {
+        // Game::undo_turn keeps an opening rule's turns.
+        writeln!(
+            out,
+            "Nothing to undo: the opening rule's stones ({}) cannot be taken back.",
+            game.opening_name().unwrap_or("opening")
+        )?;
+        return Ok(false);
+    }
     if let Some(c) = clock {
         c.take_back(game.turn_sides().len());
     }
@@ -941,6 +988,11 @@ fn undo(
     Ok(true)
 }
 
+/// The answer to a command word followed by more words (`undo undo`): one command a line.
+fn extra_words(word: &str) -> String {
+    format!("'{word}' takes nothing after it: one command or move a line (type 'help')")
+}
+
 /// `~` or `~/...` at the start of `file` read as the home folder (`$HOME`), if it is set.
 fn expand_home(file: &str) -> std::path::PathBuf {
     let home = std::env::var_os("HOME").filter(|h| !h.is_empty());
@@ -957,6 +1009,13 @@ fn expand_home(file: &str) -> std::path::PathBuf {
 fn save(text: &str, file: &str, force: bool, out: &mut dyn Write) -> io::Result<()> {
     let path = expand_home(file);
     let shown = escape_controls(file);
+    if path.is_dir() {
+        return writeln!(
+            out,
+            "{shown} is a folder: save to a file name, such as {}/game.txt",
+            shown.trim_end_matches('/')
+        );
+    }
     if !force && path.exists() {
         return writeln!(
             out,
@@ -1171,6 +1230,8 @@ enum Command {
     /// `save FILE` (false) or `save! FILE` (true: overwrite).
     Save(String, bool),
     BadSave,
+    /// A command word followed by more words (`undo undo`).
+    Extra(String),
     Move(String),
 }
 
@@ -1193,6 +1254,11 @@ fn command(line: &str) -> Command {
         ("save" | "save!", 0) => Command::BadSave,
         ("save", _) => Command::Save(rest.join(" "), false),
         ("save!", _) => Command::Save(rest.join(" "), true),
+        (
+            "quit" | "exit" | "q" | "help" | "moves" | "history" | "review" | "flip" | "new"
+            | "hint" | "undo" | "resign",
+            _,
+        ) => Command::Extra(first),
         _ => Command::Move(line.to_string()),
     }
 }
@@ -1278,6 +1344,7 @@ mod tests {
             live_lines: true,
             clock: None,
             live_clock: false,
+            ended: None,
         };
         let mut out = Vec::new();
         let mut err = Vec::new();
@@ -1447,6 +1514,7 @@ mod tests {
                 live_lines: false,
                 clock: None,
                 live_clock: false,
+                ended: None,
             };
             let (mut out, mut err) = (Vec::new(), Vec::new());
             run(game.as_mut(), &config, &mut &script[..], &mut out, &mut err)

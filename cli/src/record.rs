@@ -16,8 +16,9 @@
 
 use std::time::Duration;
 
+use game_core::{Outcome, Side};
 use game_frame::clock::parse_emt;
-use game_frame::{EngineConfig, Game, GameClock, GameSpec, Setup, TimeControl, quoted};
+use game_frame::{Ending, EngineConfig, Game, GameClock, GameSpec, Setup, TimeControl, quoted};
 
 use crate::CliError;
 use crate::registry::{self, GameArg};
@@ -350,6 +351,29 @@ pub fn load(
         }
     }
     Ok(game)
+}
+
+/// How a record's game ended when its position goes on: a `[Result]` of `1-0`, `0-1` or
+/// `1/2-1/2` with the reason of its `[Termination]` tag (a resignation, a flag fall, an agreed
+/// draw). `None` for an unfinished record (`*`), one whose position has ended by the rules
+/// (`game` says so itself), or a text that is no record.
+#[must_use]
+pub fn recorded_ending(text: &str, game: &dyn Game) -> Option<Ending> {
+    if game.ending().is_some() {
+        return None;
+    }
+    let (text, _) = first_game(text.trim_start_matches('\u{feff}'));
+    let record = parse(text).ok()?;
+    let outcome = match record.tag("Result")?.trim() {
+        "1-0" => Outcome::Win(Side::First),
+        "0-1" => Outcome::Win(Side::Second),
+        "1/2-1/2" => Outcome::Draw,
+        _ => return None,
+    };
+    let reason = record
+        .tag("Termination")
+        .map_or_else(|| "the result the record gives".to_string(), str::to_string);
+    Some(Ending { outcome, reason })
 }
 
 /// Replays the opening rule a record was played under: its `[Opening]` rule is set and each

@@ -1771,3 +1771,73 @@ fn review_marks_the_turns_that_lost_most_with_the_better_move() {
     assert!(graph.ends_with('_') || graph.ends_with('.'), "{graph:?}");
     assert!(out.contains("Turns that lost most: "), "{out}");
 }
+
+#[test]
+fn during_an_opening_rule_the_prompt_says_what_waits() {
+    // RIF between two people: commands that wait for free play say so, history and save
+    // work; once the opening is over, undo cannot take its stones back.
+    let o = run(
+        &[
+            "play",
+            "renju",
+            "--opening",
+            "rif",
+            "--first",
+            "human",
+            "--second",
+            "human",
+            "--ascii",
+        ],
+        "hint\nundo undo\nh8\nhistory\ni9\nj10\nundo\nstay\ng7\nk8 k9\nk9\nundo\nquit\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    for said in [
+        "'hint' waits until the rif opening is over; now: place the 1st stone",
+        "'undo' takes nothing after it: one command or move a line",
+        "1. h8",
+        "'undo' waits until the rif opening is over; now: ",
+        "Nothing to undo: the opening rule's stones (rif) cannot be taken back.",
+    ] {
+        assert!(out.contains(said), "no {said:?} in:\n{out}");
+    }
+    assert!(!out.contains("Took back ."), "{out}");
+}
+
+#[test]
+fn a_resigned_game_loads_as_over_and_a_folder_is_no_save_file() {
+    let file = temp_file("resigned.txt");
+    let folder = file.parent().unwrap().display().to_string();
+    let o = run(
+        &[
+            "play", "gomoku", "--first", "human", "--second", "human", "--ascii",
+        ],
+        &format!(
+            "h8\ni9\nresign\nsave {folder}\nsave {}\nquit\n",
+            file.display()
+        ),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains(&format!("{folder} is a folder")), "{out}");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains("[Termination \"Black resigned\"]"), "{text}");
+    // Loaded, the game is over as the record says; undo takes the resignation back.
+    let o = run(
+        &[
+            "play",
+            "--load",
+            &file.display().to_string(),
+            "--depth",
+            "1",
+            "--ascii",
+        ],
+        "h10\nundo\nh10\nhistory\nquit\n",
+    );
+    let out = stdout(&o);
+    assert!(
+        out.contains("The game is over (Black resigned): save FILE, undo, new or quit."),
+        "{out}"
+    );
+    assert!(out.contains("1. h8 i9 2. h10"), "{out}");
+}

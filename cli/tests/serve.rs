@@ -73,9 +73,9 @@ fn bad_requests_get_a_reason_and_change_nothing() {
         ),
         (
             "/api/games",
-            json!({"game": "gomoku", "depth": 99}),
+            json!({"game": "gomoku", "depth": 101}),
             400,
-            "depth 99 is out of range",
+            "depth 101 is out of range: 1 to 100",
         ),
         (
             "/api/games",
@@ -127,9 +127,9 @@ fn bad_requests_get_a_reason_and_change_nothing() {
     assert_eq!(status, 404);
     let (status, answer) = s.get("/api/games");
     assert_eq!(status, 405);
-    assert!(
-        answer["error"].as_str().unwrap().contains("wrong method"),
-        "{answer}"
+    assert_eq!(
+        answer["error"],
+        json!("GET /api/games: this path takes POST only (reads are GET, changes POST)")
     );
 
     let game = s.create(&json!({"game": "gomoku", "players": ["human", "human"], "moves": "h8"}));
@@ -290,6 +290,9 @@ fn resignation_and_a_record_loaded_back() {
     assert_eq!(status, 409);
     let record = s.get_text(&format!("/api/games/{g}/record"));
     assert!(record.contains("[Result \"1-0\"]"), "{record}");
+    // Loaded back, the resigned game is over as its record says.
+    let loaded = s.create(&json!({"record": record, "players": ["human", "human"]}));
+    assert_eq!(loaded["ending"]["text"], json!("Red wins: Black resigned"));
     // Undo takes back the resignation, not a move.
     let (_, reopened) = s.as_seat(&g, 1, "undo", &json!(null));
     assert_eq!(reopened["ending"], Value::Null);
@@ -649,8 +652,11 @@ fn every_route_answers_bad_input_with_a_reason() {
     assert_eq!(status, 413, "{answer}");
     // Wrong methods.
     for (path, words) in [
-        ("/api/limits", "wrong method"),
-        ("/api/catalog", "wrong method"),
+        ("/api/limits", "POST /api/limits: this path takes GET only"),
+        (
+            "/api/catalog",
+            "POST /api/catalog: this path takes GET only",
+        ),
     ] {
         let (status, answer) = s.post(path, &json!({}));
         assert_eq!(status, 405, "{path}: {answer}");

@@ -2,12 +2,13 @@
 //!
 //! GUIs and tournament managers send whatever bytes their platform produces: CR LF line ends
 //! (Piskvork), paths in a Windows code page (`INFO folder C:\Users\Jörg`), stray blank lines.
-//! A protocol loop must survive all of it, so lines are read as bytes and decoded lossily.
+//! A protocol loop must survive all of it, so lines are read as bytes; bytes that are not
+//! UTF-8 become visible `\xNN` escapes, so an error line can name them.
 
 use std::io::{self, BufRead};
 
-/// Reads `input` line by line (invalid UTF-8 replaced by U+FFFD, `\r` and surrounding blanks
-/// trimmed) and hands each non-empty line to `handle` until it returns `Ok(false)` or the
+/// Reads `input` line by line (each byte that is not part of valid UTF-8 written `\xNN`,
+/// `\r` and surrounding blanks trimmed) and hands each non-empty line to `handle` until it returns `Ok(false)` or the
 /// input ends.
 ///
 /// # Errors
@@ -20,7 +21,7 @@ use std::io::{self, BufRead};
 ///     Ok(line != "END")
 /// })
 /// .unwrap();
-/// assert_eq!(seen, ["START 15", "INFO folder J\u{FFFD}rg", "END"]);
+/// assert_eq!(seen, ["START 15", "INFO folder J\\xf6rg", "END"]);
 /// ```
 pub fn read_lines<R: BufRead>(
     mut input: R,
@@ -32,8 +33,14 @@ pub fn read_lines<R: BufRead>(
         if input.read_until(b'\n', &mut buf)? == 0 {
             return Ok(());
         }
-        let line = String::from_utf8_lossy(&buf);
-        let line = line.trim();
+        let mut text = String::with_capacity(buf.len());
+        for chunk in buf.utf8_chunks() {
+            text.push_str(chunk.valid());
+            for b in chunk.invalid() {
+                text.push_str(&format!("\\x{b:02x}"));
+            }
+        }
+        let line = text.trim();
         if line.is_empty() {
             continue;
         }

@@ -7,6 +7,11 @@ use game_core::search::Limits;
 
 use crate::strength::LevelPick;
 
+/// The largest depth limit every front end takes (`--depth` of `play`, `analyze`, `bench`, the
+/// API's `depth`, Gomocup's `max_depth`), in plies (connect6's engine: turns); well within the
+/// shared search's deepest iteration ([`game_core::search::MAX_DEPTH`]).
+pub const MAX_DEPTH_LIMIT: u32 = 100;
+
 /// Engine resources for a session.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineConfig {

@@ -34,7 +34,7 @@ pub mod tuning;
 
 pub use board::{BoardView, Cell, Click, Piece, Region, River, stone};
 pub use clock::{GameClock, TimeControl, TimeControlError, clock_text};
-pub use config::{Budget, EngineConfig};
+pub use config::{Budget, EngineConfig, MAX_DEPTH_LIMIT};
 pub use error::FrameError;
 pub use registry::{GameSpec, Protocol, perft, play_moves};
 pub use render::{Style, paint, render};

@@ -814,9 +814,11 @@ impl<R: Rules> Game for Session<R> {
             None if offered.is_empty() => {
                 Err(format!("{} has no opening rules", self.pos.game_name()))
             }
+            // The name may be another rule set's (renju's `rif` in freestyle gomoku).
             None => Err(format!(
-                "unknown opening rule '{}': expected {}",
+                "'{}' is not an opening rule of this {} game: it offers {}",
                 name.trim(),
+                self.pos.game_name(),
                 names()
             )),
         }

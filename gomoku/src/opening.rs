@@ -476,7 +476,9 @@ impl OpeningRule<Board> for GomokuOpening {
             }
             (Ask::Offer { count, .. }, Answer::Offer(points)) => {
                 if points.len() != count {
-                    return Err(format!("{} moves offered: expected {count}", points.len()));
+                    let n = points.len();
+                    let plural = if n == 1 { "move" } else { "moves" };
+                    return Err(format!("{n} {plural} offered: expected {count}"));
                 }
                 for (i, &p) in points.iter().enumerate() {
                     let name = board.format_point(p);

@@ -180,7 +180,7 @@ fn swap2_with_two_more_stones_and_a_colour_choice() {
         .build(&Setup::default(), &EngineConfig::small())
         .unwrap();
     let e = g.set_opening("taraguchi-10").unwrap_err();
-    assert!(e.contains("expected free, swap2"), "{e}");
+    assert!(e.contains("it offers free, swap2"), "{e}");
     g.set_opening("free").unwrap();
     assert!(g.opening_ask().is_none());
 }

@@ -48,7 +48,8 @@ use axum::{Json, Router};
 use futures_util::stream::{self, Stream, StreamExt};
 use game_core::text::escape_controls;
 use game_frame::{
-    EngineConfig, GameClock, GameSpec, Level, LevelError, LevelPick, Setup, TimeControl, quoted,
+    EngineConfig, GameClock, GameSpec, Level, LevelError, LevelPick, MAX_DEPTH_LIMIT, Setup,
+    TimeControl, quoted,
 };
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -316,7 +317,8 @@ pub struct NewGame {
     pub players: Option<[String; 2]>,
     /// The engine's time per move in milliseconds (default 1000, at most 60000).
     pub movetime_ms: Option<u64>,
-    /// The engine's depth limit (1 to 64; default none: the time decides).
+    /// The engine's depth limit (1 to [`game_frame::MAX_DEPTH_LIMIT`]; default none: the time
+    /// decides).
     pub depth: Option<u32>,
     /// A game clock for both sides, `BASE+INCREMENT` like `5m+3s` or `10+0.1` (seconds);
     /// default none. The engine then plays to its clock, and a side whose clock runs out
@@ -363,11 +365,17 @@ async fn not_found() -> ApiError {
     )
 }
 
-async fn wrong_method() -> ApiError {
+/// 405: says which method the path takes (every path of the API takes exactly one).
+async fn wrong_method(method: axum::http::Method, uri: axum::http::Uri) -> ApiError {
+    let path = uri.path();
+    let posts = path == "/api/games"
+        || ["claim", "move", "undo", "resign", "stop", "hint", "review"]
+            .iter()
+            .any(|action| path.ends_with(&format!("/{action}")));
+    let takes = if posts { "POST" } else { "GET" };
     ApiError::new(
         StatusCode::METHOD_NOT_ALLOWED,
-        "wrong method for this path: reads are GET, changes are POST (see cli/src/serve/api.rs)"
-            .into(),
+        format!("{method} {path}: this path takes {takes} only (reads are GET, changes POST)"),
     )
 }
 
@@ -556,9 +564,11 @@ fn build(req: &NewGame, server: &Server) -> Result<Created, ApiError> {
         }
     };
     if let Some(d) = req.depth
-        && !(1..=64).contains(&d)
+        && !(1..=MAX_DEPTH_LIMIT).contains(&d)
     {
-        return Err(ApiError::bad(format!("depth {d} is out of range: 1 to 64")));
+        return Err(ApiError::bad(format!(
+            "depth {d} is out of range: 1 to {MAX_DEPTH_LIMIT}"
+        )));
     }
     let clock = match req.clock.as_deref().map(str::trim) {
         None | Some("") => None,
@@ -599,6 +609,10 @@ fn build(req: &NewGame, server: &Server) -> Result<Created, ApiError> {
         }
         None => clock.map(GameClock::new),
     };
+    let ended = req
+        .record
+        .as_deref()
+        .and_then(|text| crate::record::recorded_ending(text, game.as_ref()));
     let room = Room::new(
         new_id()?,
         spec,
@@ -613,6 +627,7 @@ fn build(req: &NewGame, server: &Server) -> Result<Created, ApiError> {
             idle_limit: server.limits.idle,
             clock,
             level,
+            ended,
         },
     );
     Ok(Created { room, keys, invite })

@@ -220,6 +220,9 @@ pub struct RoomConfig {
     pub clock: Option<GameClock>,
     /// The engine's strength level below the full engine, with its seed.
     pub level: Option<LevelPick>,
+    /// How a loaded game ended although its position goes on (a resignation, a flag fall,
+    /// an agreed result: [`crate::record::recorded_ending`]).
+    pub ended: Option<Ending>,
 }
 
 /// One game served to browsers.
@@ -286,6 +289,7 @@ impl Room {
             idle_limit,
             clock,
             level,
+            ended,
         } = config;
         let (events, _) = broadcast::channel(64);
         let status = Status {
@@ -300,7 +304,7 @@ impl Room {
             version: 0,
             changed_at: SystemTime::now(),
             search: None,
-            resigned: None,
+            resigned: ended,
             touched: Instant::now(),
             keys,
             invite,
