@@ -475,11 +475,12 @@ impl Engine {
         let search_limits = Limits {
             depth: Some(plies(max_turns)),
             nodes: limits.nodes,
-            // The shared search starts no new iteration past half its soft time: past
-            // `ITERATION_START` of what is left here (all of it). Each iteration is one stone
-            // deeper and costs a few times the last, so an unfinished one is cut at the hard
-            // deadline and still gives its fully searched better root moves. (Iterations by
-            // whole turns, `Limits::depth_step` 2, lost: docs/connect6-engine.md.)
+            // With a soft time at or above the hard one the shared search starts iterations
+            // until the deadline (`ITERATION_START` of what is left here: all of it). Each
+            // iteration is one stone deeper and costs a few times the last, so an unfinished
+            // one is cut at the hard deadline and still gives its fully searched better root
+            // moves. (Iterations by whole turns, `Limits::depth_step` 2, lost:
+            // docs/connect6-engine.md.)
             soft_time: remaining.map(|t| t.mul_f32(2.0 * ITERATION_START)),
             hard_time: remaining,
             root_moves: firsts,

@@ -2,9 +2,9 @@
 //!
 //! [`Clock`] is the clock as a protocol gives it (UCI `wtime`/`winc`/`movestogo`, UCCI
 //! `time`/`increment`/`movestogo`) or as a front end's game clock reads when the engine is to
-//! move; [`Clock::allocate`] turns it into the search's soft target (no new iteration starts
-//! once half of it has passed) and hard deadline (the iteration in progress is abandoned),
-//! see [`crate::search::Limits`]. Games whose protocols budget time their own way (Gomocup's
+//! move; [`Clock::allocate`] turns it into the search's soft target (scaled by the search's
+//! doubt, no new iteration starts past [`crate::search::NEXT_ITERATION`] of it) and hard
+//! deadline (the iteration in progress is abandoned), see [`crate::search::Limits`]. Games whose protocols budget time their own way (Gomocup's
 //! `timeout_turn` / `time_left`) read the same [`Clock`] with their own allocation.
 
 use std::time::Duration;
@@ -40,10 +40,10 @@ impl Clock {
     /// - Moves to go `m`: the time split evenly over `m` moves; the hard deadline up to 3x the
     ///   target, never more than 85 % of the clock.
     /// - One move to go (`movestogo 1`, also how a fixed time a move reaches UCCI): the whole
-    ///   clock but 10 % is the hard deadline, and iterations start until three quarters of it
-    ///   (soft = 1.5 x hard), so the move uses most of its time; at 40 % (the earlier soft
-    ///   limit of 60 % of the clock) qi stopped at a median 114 ms of a 300 ms move, where
-    ///   ElephantEye used 57 % and Fairy-Stockfish 64 %.
+    ///   clock but 10 % is the hard deadline and the soft time equals it, so iterations start
+    ///   until the deadline ([`crate::search::Limits::soft_time`]): the move uses its time.
+    ///   With iterations starting until three quarters of it qi used 66-70 % of a 300 ms
+    ///   move, where Fairy-Stockfish used 97 %.
     ///
     /// The overhead is always kept in reserve; both values are at least a few milliseconds.
     #[must_use]
@@ -51,7 +51,7 @@ impl Clock {
         let usable = self.remaining.saturating_sub(self.overhead);
         if self.moves_to_go == Some(1) {
             let hard = usable.mul_f64(0.9).max(MIN_THINK);
-            return (hard * 3 / 2, hard);
+            return (hard, hard);
         }
         let (soft, hard_cap, hard_factor) = match self.moves_to_go {
             Some(m) if m > 0 => {
@@ -103,9 +103,9 @@ mod tests {
             ..Clock::default()
         };
         let (soft, hard) = last.allocate();
-        // The whole clock but 10 %, iterations starting until three quarters of it.
+        // The whole clock but 10 %, iterations starting until then.
         assert_eq!(hard, ms(8_982));
-        assert_eq!(soft, hard * 3 / 2);
+        assert_eq!(soft, hard);
         let one = Clock {
             remaining: ms(300),
             ..last

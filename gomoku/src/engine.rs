@@ -25,7 +25,9 @@ use crate::threat::ThreatSolver;
 /// [`MAX_DEPTH`]).
 #[derive(Clone, Debug, Default)]
 pub struct EngineLimits {
-    /// Time to aim for (no new iteration starts after half of it).
+    /// Time to aim for under a game clock when below `hard_time`
+    /// ([`game_core::search::Limits::soft_time`]); at or above it iterations start until the
+    /// hard deadline.
     pub soft_time: Option<Duration>,
     /// Deadline never passed by more than a few milliseconds.
     pub hard_time: Option<Duration>,
@@ -37,8 +39,8 @@ pub struct EngineLimits {
 
 impl EngineLimits {
     /// A decision within `time`: the hard limit is `time`, the soft one 1.5 times it, so
-    /// that iterations start until three quarters of `time` (a better root move found by an
-    /// unfinished iteration still counts) and the move uses most of the time.
+    /// that iterations start until the deadline (a better root move found by the unfinished
+    /// last iteration still counts) and the move uses its time.
     #[must_use]
     pub fn time(time: Duration) -> Self {
         EngineLimits {

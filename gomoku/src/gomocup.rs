@@ -57,9 +57,9 @@ const MIN_MOVE_MS: i64 = 5;
 /// the search notices its deadline only every few hundred nodes (well under a millisecond),
 /// so the hard limit keeps a margin of 1/16 of the turn and at least 25 ms below the turn
 /// limit (never below 5 ms); the match clock is shared over `moves_left` moves the same way
-/// after a reserve of 10% (at most 1 s). The soft limit (no new iteration after half of it)
-/// is 1.5 times the hard one: an iteration may start until three quarters of the hard limit,
-/// and an unfinished one still yields a better root move it has found.
+/// after a reserve of 10% (at most 1 s). The soft limit is 1.5 times the hard one: iterations
+/// start until the hard limit ([`game_core::search::Limits::soft_time`]), and the unfinished
+/// last one still yields a better root move it has found.
 pub fn turn_budget(turn: i64, left: i64, moves_left: i64) -> (Duration, Duration) {
     let safe = |t: i64| (t - (t / 16).max(25)).max(MIN_MOVE_MS);
     let mut hard = safe(turn.max(1));
@@ -116,7 +116,9 @@ struct Brain {
     block: Block,
     pending: Vec<(Point, u8)>,
     pending_error: Option<String>,
-    match_start: Instant,
+    /// Our own thinking time in this game (from each command read to our answer): what
+    /// `timeout_match` has lost when the manager sends no `time_left`.
+    own_used: Duration,
     /// When the command being handled was read (the move's clock starts there).
     received: Instant,
     /// `STOP` lines read so far (by the reader thread) and the search's stop flag.
@@ -177,7 +179,7 @@ impl Brain {
             block: Block::None,
             pending: Vec::new(),
             pending_error: None,
-            match_start: Instant::now(),
+            own_used: Duration::ZERO,
             received: Instant::now(),
             signal,
             stops_handled: 0,
@@ -204,14 +206,17 @@ impl Brain {
         let stones = self.board.as_ref().map_or(0, Board::stone_count) as i64;
         // The same estimate as `clock_budget`'s.
         let moves_left = (((self.size * self.size) as i64 - stones) / 2).clamp(10, 40);
-        let mut left = UNLIMITED;
-        if self.time_left < UNLIMITED {
-            left = left.min(self.time_left);
-        }
-        if self.timeout_match > 0 {
-            let used = self.match_start.elapsed().as_millis() as i64;
-            left = left.min(self.timeout_match - used);
-        }
+        // `time_left` is the manager's own reading of our match clock (it counts our time
+        // only, and adds any increment); without it, the match time less our own thinking.
+        // (The wall clock since START also counts the opponent's turns: it halved the
+        // budget, 66 ms a move at 10 s + 0.1 s where Rapfi spent 142 ms.)
+        let left = if self.time_left < UNLIMITED {
+            self.time_left
+        } else if self.timeout_match > 0 {
+            self.timeout_match - self.own_used.as_millis() as i64
+        } else {
+            UNLIMITED
+        };
         let (soft, hard) = turn_budget(turn, left, moves_left);
         // Time already spent since the command was read counts against this move.
         let spent = self.received.elapsed();
@@ -260,6 +265,7 @@ impl Brain {
             return line(out, "ERROR the board is full");
         };
         board.play(mv);
+        self.own_used += self.received.elapsed();
         // One write and one flush for the whole answer: on a loaded machine every flush can
         // wake the manager and cost a time slice before the move itself is out.
         let mut text = String::with_capacity(64 * (messages.len() + 2));
@@ -424,7 +430,8 @@ impl Brain {
             }
             "max_depth" => {
                 let v = int(value)?;
-                self.max_depth = (v > 0).then_some(v.min(64) as u32);
+                self.max_depth =
+                    (v > 0).then_some(v.min(i64::from(game_frame::MAX_DEPTH_LIMIT)) as u32);
             }
             "level" => {
                 // Ours: a strength level 1..8 (8, the default, is the full engine).
@@ -607,7 +614,7 @@ impl Brain {
                     self.size = n;
                     self.board = Some(self.new_board());
                     self.engine.clear();
-                    self.match_start = Instant::now();
+                    self.own_used = Duration::ZERO;
                     line(out, "OK")?;
                 }
                 Ok(n) => line(
@@ -627,7 +634,7 @@ impl Brain {
                         self.size = *w;
                         self.board = Some(self.new_board());
                         self.engine.clear();
-                        self.match_start = Instant::now();
+                        self.own_used = Duration::ZERO;
                         line(out, "OK")?;
                     }
                     [Some(w), Some(h)] => line(
@@ -643,7 +650,7 @@ impl Brain {
                 } else {
                     self.board = Some(self.new_board());
                     self.engine.clear();
-                    self.match_start = Instant::now();
+                    self.own_used = Duration::ZERO;
                     line(out, "OK")?;
                 }
             }

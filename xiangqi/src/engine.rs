@@ -517,7 +517,10 @@ impl<W: Write + Send + 'static> Engine<W> {
                 // After a ponder hit, the clock's soft target applies from the hit.
                 if let (Some((soft, _)), false) = (c.budget, c.hold.load(Ordering::Acquire)) {
                     let hit = *c.ponderhit_at.lock().unwrap_or_else(|e| e.into_inner());
-                    if hit.is_some_and(|t| t.elapsed() >= soft / 2) {
+                    if hit.is_some_and(|t| {
+                        t.elapsed().as_secs_f64()
+                            >= soft.as_secs_f64() * game_core::search::NEXT_ITERATION
+                    }) {
                         c.stop.store(true, Ordering::Release);
                     }
                 }

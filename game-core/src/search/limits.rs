@@ -11,8 +11,11 @@ pub struct Limits<M> {
     /// Stop after about this many nodes (checked every [`CHECK_INTERVAL`](super::CHECK_INTERVAL)
     /// nodes per thread; a single-threaded search stops at the same node every time).
     pub nodes: Option<u64>,
-    /// The time the search aims for: no new iteration starts once half of it has passed, and
-    /// none continues after it.
+    /// The time the search aims for under a game clock, when below `hard_time`: no new
+    /// iteration starts past [`NEXT_ITERATION`](super::NEXT_ITERATION) of it, scaled by the
+    /// search's doubt (best-move changes, a falling score: up to 3.75 times; a stable best
+    /// move: 0.8 times). At or above `hard_time` (a fixed time a move) iterations start
+    /// until the hard deadline.
     pub soft_time: Option<Duration>,
     /// A deadline never passed by more than a few milliseconds: the search aborts the
     /// iteration it is in and returns the last completed one.
@@ -59,7 +62,8 @@ impl<M> Limits<M> {
         }
     }
 
-    /// A search of about `time` (soft target and hard deadline both `time`).
+    /// A search of `time`: iterations start until the deadline `time` (soft target and hard
+    /// deadline both `time`).
     #[must_use]
     pub fn time(time: Duration) -> Self {
         Limits {
