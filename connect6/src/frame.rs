@@ -25,10 +25,9 @@ pub const LEVEL_DEPTH: [u32; 7] = [1, 1, 2, 2, 2, 2, 3];
 pub const LEVEL_WEAKNESS: [i32; 7] = [120, 80, 90, 50, 30, 20, 10];
 
 /// The longest threat sequence levels 1 to 7 look for, in turns (0: no threat-space
-/// search). The threat search is the step that matters: with the shared table (threat
-/// search on from level 5, depths 1 1 1 2 2 2 3) the steps were 127 35 35 301 -17 89 147
-/// Elo, and a level with a 2,000-node threat search won 20 games of 20 against one without
-/// (docs/strength-levels.md); the levels see longer threat wins one by one.
+/// search). The threat search is the step that matters most in connect6 (a level with a
+/// small threat search beats one without nearly always: docs/strength-levels.md), so the
+/// levels see longer threat wins one by one.
 pub const LEVEL_THREAT_TURNS: [u32; 7] = [0, 1, 2, 3, 4, 6, 8];
 
 fn usage(msg: impl Into<String>) -> FrameError {

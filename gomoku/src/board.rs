@@ -119,7 +119,8 @@ pub struct Board {
     /// Number of stones in the candidate area of each cell (two points in a square, three
     /// along the lines).
     near: Box<[u8; CELLS]>,
-    /// Sum of the window values, Black's view (source 000's window scoring).
+    /// Sum of the window values, Black's view: every five-cell window holding one colour only,
+    /// scored by its shape (the classic window evaluation, e.g. the post "C++五子棋AI", 2022).
     window_score: i32,
     key: u64,
     side: Side,

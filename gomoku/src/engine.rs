@@ -60,33 +60,22 @@ impl EngineLimits {
     }
 }
 
-/// The main search's selectivity (margins in [`Board::evaluate`] units, where an open three is
-/// worth about 200): reverse futility to depth 8 (120 a ply; Rapfi has no depth limit: alone
-/// against depth 3, +22.6 Elo [-11.0, +56.6] in renju, -14.8 [-48.3, +18.4] in freestyle over
-/// 400 self-play games each, and with the narrowed quiescence +34.0 / +6.1); late-move (move-count) pruning at
-/// every depth and at PV nodes too, keeping `5 + depth^1.32` moves (Rapfi keeps `3 + ...`; 5
-/// won +29.6 Elo [-3.9, +63.6] in freestyle over 3, +10.4 [-23.4, +44.4] in renju); logarithmic
-/// late-move reductions of `ln(depth) · ln(move number)` plies. Set by self-play SPRT (`qi
-/// match gomoku --sprt`, 100 ms a move, 400 games from balanced openings): against late-move
-/// pruning to depth 6 only (`4 + depth²` moves, not at PV nodes) and half those reductions,
-/// +33 Elo [-0.3, +67] in freestyle, even in renju. Halving the kept moves where the
-/// evaluation is not improving lost (71-98), and so did pruning trivial moves at depth <= 4.
-/// A reduced quiet move at a cut node gets one ply more (Rapfi adds 1.8 there): self-play at
-/// 100 ms, renju +20.0 [-13.6, +54.0], freestyle -2.6 [-36.1, +30.8] over 400 games each;
-/// against Rapfi at 60 ms (qi 500 ms, 240 games per build on the same openings) 59.6 % against
-/// 54.0 %. Fail-high reduction (quiet moves one ply shallower at a cut node whose evaluation
-/// is at least `beta + 30 · depth`; Rapfi's `-9 + 15 · depth` in its units, about half of
-/// ours): self-play at 100 ms, 400 games each, renju +14.8 Elo [-18.8, +48.6], freestyle
-/// +21.7 [-11.4, +55.2]. Move-count pruning goes on in mate windows once a searched move
-/// does not lose ([`Pruning::lmp_mate`], Rapfi's rule): it proves threat sequences the
-/// root solvers miss (on positions Rapfi proves won within 0.4 s, 87 of 201 proved at 0.5 s
-/// instead of 47 in freestyle, 87 of 210 instead of 56 in renju). Self-play at 100 ms, 200
-/// games a rule: +10.4 Elo [-37.4, +58.6] in freestyle, +10.4 [-36.9, +58.1] in renju.
-/// Mate razoring to depth 2 ([`Pruning::mate_razor_depth`], Rapfi's razoring with VCF where
-/// alpha is a win), with the quick win check (`Position::forced_result`): threat proofs at
-/// 200 ms 80/201 and 80/210 instead of 53 and 56; self-play at 100 ms +6.9 Elo [-40, +55]
-/// freestyle, +12.2 [-35, +60] renju (200 games each); against Rapfi held to 60 ms, 59 of
-/// 100 instead of 53 (freestyle) and 59 instead of 49.5 (renju).
+/// The main search's selectivity, in [`Board::evaluate`] units (an open three is worth about
+/// 200), after Rapfi's classical search:
+/// - reverse futility to depth 8, 120 a ply;
+/// - late-move (move-count) pruning at every depth and at PV nodes, keeping `5 + depth^1.32`
+///   moves (Rapfi keeps `3 + ...`), and in mate windows once a searched move does not lose
+///   ([`Pruning::lmp_mate`], Rapfi's rule), so the search proves threat sequences the root
+///   solvers miss;
+/// - logarithmic late-move reductions of `ln(depth) · ln(move number)` plies, one ply more
+///   for a quiet move at a cut node (Rapfi adds 1.8), and a fail-high reduction at a cut node
+///   whose evaluation is at least `beta + 30 · depth` (Rapfi's `-9 + 15 · depth` in its
+///   units, about half of ours);
+/// - mate razoring to depth 2 ([`Pruning::mate_razor_depth`], Rapfi's razoring with VCF where
+///   alpha is a win) with the quick win check (`Position::forced_result`).
+///
+/// Each setting was kept by self-play SPRT and matches against Rapfi; the figures, and the
+/// variants that lost, are in `docs/experiments.md`.
 pub const PRUNING: Pruning = Pruning {
     futility_depth: 8,
     futility_margin: 120,

@@ -23,8 +23,7 @@ pub const POINT_DIVISOR: i32 = 4;
 /// evaluation units (an open three is about 200): the side to move has a four-three point, a
 /// double-three point (not Black under renju), each open-three point (up to four); the
 /// opponent has a four-three point, an open-four point (a three to answer now), a double-three
-/// point. Hand-set values: +147 Elo [+71, +240] freestyle, +191 [+114, +290] renju over 80
-/// games at 100 ms a move against the same engine without them.
+/// point. Hand-set values (measured: `docs/experiments.md`).
 pub(crate) const W_THREAT: usize = 22;
 
 /// Threat tempo weights, in the order above.

@@ -207,9 +207,8 @@ impl Brain {
         // The same estimate as `clock_budget`'s.
         let moves_left = (((self.size * self.size) as i64 - stones) / 2).clamp(10, 40);
         // `time_left` is the manager's own reading of our match clock (it counts our time
-        // only, and adds any increment); without it, the match time less our own thinking.
-        // (The wall clock since START also counts the opponent's turns: it halved the
-        // budget, 66 ms a move at 10 s + 0.1 s where Rapfi spent 142 ms.)
+        // only, and adds any increment); without it, the match time less our own thinking
+        // (not the wall clock since START, which counts the opponent's turns too).
         let left = if self.time_left < UNLIMITED {
             self.time_left
         } else if self.timeout_match > 0 {

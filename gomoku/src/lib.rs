@@ -6,8 +6,8 @@
 //! - [`Board`]: stones, rules ([`Rule`]), incremental line patterns and point classes, Zobrist
 //!   key, renju forbidden points, the end of the game ([`EndReason`]); implements
 //!   [`game_core::Position`] (moves are [`Point`]s).
-//! - [`pattern`]: the line pattern and point class tables (source 001).
-//! - [`Evaluator`]: window (source 000) plus pattern evaluation, zero-sum, won positions as won.
+//! - [`pattern`]: the line pattern and point class tables (the classic pattern-table method).
+//! - [`Evaluator`]: five-cell window scoring plus pattern evaluation, zero-sum, won positions as won.
 //! - [`threat`]: VCF / VCT solvers and VCF defences ([`ThreatSolver`]).
 //! - [`engine`]: the decision procedure ([`Engine::think`], [`best_move`]): five, forced block,
 //!   VCF, defence against the opponent's VCF, VCT, then the shared `game_core` search.

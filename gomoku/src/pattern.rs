@@ -1,4 +1,5 @@
-//! Line patterns and point classes (source 001's pattern tables, done exactly).
+//! Line patterns and point classes: the per-point, per-direction pattern tables of the classic
+//! gomoku write-up "求五子棋人机对战算法" (how a gomoku computer chooses its move), done exactly.
 //!
 //! For every empty point, every direction and every side the board keeps the *line pattern* a
 //! stone of that side placed there would make along that direction, read off the five cells on

@@ -10,12 +10,9 @@ use crate::point::{Point, Rule};
 /// Ordering weight of a point class (own classes count double in [`Board::move_hint`]).
 const CLASS_WEIGHT: [i32; 8] = [0, 0, 2_000, 6_000, 5_000, 40_000, 60_000, 200_000];
 
-/// Multiplier of the fitted pattern-code ordering value in [`Board::move_hint`]. Self-play at
-/// 100 ms a move against the class ordering alone, 200 games a rule: the fitted value alone
-/// -19 Elo in freestyle and -26 in renju (alone times 10: +12 / -63); added times 1: 0 / +33;
-/// added times 5: +24.4 [-22.8, +72.4] / +45.4 [-1.3, +93.9]. It also ranks Rapfi's moves
-/// better than either alone (mean rank of the move played 4.0 against 6.2 for the class
-/// ordering on quiet renju positions).
+/// Multiplier of the fitted pattern-code ordering value in [`Board::move_hint`], added to the
+/// class ordering: together they rank the moves strong players choose better than either
+/// alone, and 5 played best in self-play (`docs/experiments.md`).
 const POLICY_WEIGHT: i32 = 5;
 
 impl Board {
@@ -253,13 +250,12 @@ impl Position for Board {
     }
 
     /// Quiescence with fours: at the horizon the side to move may stand pat or play its fours
-    /// (a VCF as quiescence, source 001's forcing moves).
+    /// (a VCF as quiescence: only forcing moves past the horizon).
     const QUIESCENCE: bool = true;
 
     /// Our fours, narrowed like Rapfi's quiescence: only those near our own last stone (two
     /// points in a square, four along its lines), since a VCF goes on where it started; all
-    /// of them when we have no stone yet. Renju self-play, 100 ms a move: +34 Elo [+0.4,
-    /// +68.2] over 400 games against all fours (freestyle +6.1 [-27.6, +39.9]).
+    /// of them when we have no stone yet (`docs/experiments.md`: better than all fours).
     fn generate_tactical(&self, moves: &mut Vec<Point>) -> Option<Outcome> {
         moves.clear();
         if let Some((outcome, _)) = self.game_end() {

@@ -1,7 +1,7 @@
-//! Threat-space search (Allis 1993; source 001's "look ahead with forcing moves"): VCF
-//! (victory by continuous fours) and VCT (victory by continuous threats: fours and open
-//! threes), each with its own small table, and the defender's side (the moves that stop the
-//! opponent's VCF).
+//! Threat-space search (Allis, van den Herik and Huntjens, "Go-Moku and Threat-Space
+//! Search", 1993): VCF (victory by continuous fours) and VCT (victory by continuous threats:
+//! fours and open threes), each with its own small table, and the defender's side (the moves
+//! that stop the opponent's VCF).
 //!
 //! The attacker is the side to move. Under renju the forbidden points count both ways: Black
 //! never plays a forbidden point, and a White four whose only defence is a point forbidden for

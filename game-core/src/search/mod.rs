@@ -148,11 +148,11 @@ pub struct Pruning {
     /// Stockfish prune in any window), there only once a searched move does not lose: a node
     /// whose every searched move is mated searches on, so that a proof of a loss never rests
     /// on a skipped defence. Without it late-move pruning stops in mate windows, and
-    /// the search that has to prove a threat sequence searches every move: on positions
-    /// where Rapfi proves a win within 0.4 s, qi at 0.5 s proved 47 of 201 (freestyle) and
-    /// 56 of 210 (renju) without it, 87 and 87 with it. Outside mate windows nothing changes,
-    /// but note that mate distance pruning makes beta a mate score at every full-window PV
-    /// node, so with `lmp_pv` those nodes count as mate windows and play changes even at depth 3.
+    /// the search that has to prove a threat sequence searches every move (gomoku's threat
+    /// proofs nearly double with it: `docs/experiments.md`). Outside mate windows nothing
+    /// changes, but note that mate distance pruning makes beta a mate score at every
+    /// full-window PV node, so with `lmp_pv` those nodes count as mate windows and play
+    /// changes even at depth 3.
     pub lmp_mate: bool,
     /// Mate razoring (Rapfi's razoring with VCF where alpha is a win): at depth
     /// `<= mate_razor_depth` a non-PV node not in check whose alpha is a mate score for the
@@ -666,8 +666,7 @@ fn iteration_best<M: Copy>(completed: &Option<Iteration<M>>) -> Option<(M, Score
 
 /// Fraction of the (scaled) soft time after which no new iteration starts: the next one
 /// costs about as much again as all before it, so iterations that end past this point end
-/// on average near the soft time itself (at one half, qi spent 188 ms a move at 10 s + 0.1 s
-/// in xiangqi where Fairy-Stockfish spent 247 ms).
+/// on average near the soft time itself (measured against one half: `docs/experiments.md`).
 pub const NEXT_ITERATION: f64 = 0.6;
 
 /// When the main thread stops deepening, Stockfish's way: under a game clock (a soft time

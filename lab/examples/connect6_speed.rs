@@ -1,6 +1,6 @@
 //! Speed figures: threat counting after a placement, stone placements per second in the
 //! alpha-beta search, and the threat-space search.
-//! `cargo run --release -p connect6 --example connect6_speed`
+//! `cargo run --release -p lab --example connect6_speed`
 
 use std::time::Instant;
 

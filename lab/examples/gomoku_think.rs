@@ -1,4 +1,4 @@
-//! Engine probe: `cargo run --release -p gomoku --example gomoku_think -- <rule> <moves> <ms>`.
+//! Engine probe: `cargo run --release -p lab --example gomoku_think -- <rule> <moves> <ms>`.
 use gomoku::*;
 use std::str::FromStr;
 use std::sync::atomic::AtomicBool;

@@ -5,7 +5,7 @@
 //! faster leaves them unchanged.
 //!
 //! ```sh
-//! cargo run --release -p connect6 --example connect6_tss_speed -- [NODES] FILE...
+//! cargo run --release -p lab --example connect6_tss_speed -- [NODES] FILE...
 //! ```
 //!
 //! `NODES` (default 20,000) is each search's budget; no deadline, so the figures do not

@@ -3,7 +3,7 @@
 //! lost game was decided.
 //!
 //! ```sh
-//! B="cargo run --release -p connect6 --example connect6_blunders --"
+//! B="cargo run --release -p lab --example connect6_blunders --"
 //! # every two-stone turn of NAME after which the opponent wins by continuous double threats
 //! # (a proof of ThreatSearch::find_win; with SINGLE=1 also a win starting with a single
 //! # threat, find_win_or_single), kept in OUT (one position's moves a line) when the engine

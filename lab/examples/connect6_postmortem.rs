@@ -2,7 +2,7 @@
 //! the engine named on the command line, finds the first of its turns after which the
 //! opponent wins by continuous threats, and what the engine plays there at a given time.
 //!
-//! `cargo run --release -p connect6 --example connect6_postmortem -- FILE NAME [MS]`; with
+//! `cargo run --release -p lab --example connect6_postmortem -- FILE NAME [MS]`; with
 //! `BRUTE=1` it also counts, by brute force, the turns that would have stopped the win (0
 //! means the game was lost a turn earlier, by a win the threat search does not see).
 use std::time::{Duration, Instant};

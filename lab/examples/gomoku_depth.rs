@@ -2,7 +2,7 @@
 //! or, with `d<N>`, the nodes and time of a fixed-depth main search (no root threat search) on
 //! the same positions: equal node totals before and after a change mean the same search, so
 //! the time compares speed alone.
-//! `cargo run --release -p gomoku --example gomoku_depth -- [ms | dN]` (default 1000).
+//! `cargo run --release -p lab --example gomoku_depth -- [ms | dN]` (default 1000).
 use gomoku::{Board, Engine, EngineLimits, bench::MIDDLE_GAME};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};

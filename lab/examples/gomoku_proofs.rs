@@ -4,7 +4,7 @@
 //! block of a four (no search) are left out of the count. A benchmark of the search's threat
 //! depth, not a strength measure on its own: a change that proves more wins still has to win
 //! matches.
-//! `cargo run --release -p gomoku --example gomoku_proofs -- [ms]` (default 500).
+//! `cargo run --release -p lab --example gomoku_proofs -- [ms]` (default 500).
 use game_core::score::{MATE, MAX_EVAL};
 use gomoku::{Board, Engine, EngineLimits, Rule, Source};
 use std::collections::BTreeMap;

@@ -1,6 +1,6 @@
 //! Speed probe (CPU time of this thread, so a loaded machine does not distort it):
 //! place + remove with full pattern update, main-search nodes per second, VCF times.
-//! `cargo run --release -p gomoku --example gomoku_speed`
+//! `cargo run --release -p lab --example gomoku_speed`
 use game_core::Side;
 use gomoku::{Board, Engine, EngineLimits, Rule, ThreatSolver};
 use std::sync::atomic::AtomicBool;

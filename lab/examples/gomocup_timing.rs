@@ -1,7 +1,7 @@
 //! Drives two `gomocup::run` brains against each other like a Gomocup manager and reports the
 //! answer time of every move (from sending `BEGIN`/`TURN` to reading the move line).
 //!
-//! `cargo run --release -p gomoku --example gomocup_timing -- [timeout_turn_ms] [size] [rule] [games]`
+//! `cargo run --release -p lab --example gomocup_timing -- [timeout_turn_ms] [size] [rule] [games]`
 //! (defaults 200, 15, 1, 1). Prints max / mean / count over the answer times in ms.
 
 use std::io::{BufReader, Read, Write};

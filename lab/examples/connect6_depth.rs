@@ -5,7 +5,7 @@
 //! A change that makes the same search faster keeps the nodes; one that makes it more
 //! efficient lowers them.
 //!
-//! `cargo run --release -p connect6 --example connect6_depth -- TURNS EVERY FILE...`
+//! `cargo run --release -p lab --example connect6_depth -- TURNS EVERY FILE...`
 use std::time::Instant;
 
 use connect6::Connect6;

@@ -3,7 +3,7 @@
 //! made; prints how long it took and why it chose, one line a turn, then a summary by
 //! decision (forced replies, searches, threat wins).
 //!
-//! `cargo run --release -p connect6 --example connect6_timing -- FILE NAME [MS] [GAMES]`
+//! `cargo run --release -p lab --example connect6_timing -- FILE NAME [MS] [GAMES]`
 //! (defaults: 500 ms, 10 games).
 use std::collections::BTreeMap;
 use std::time::Duration;
