@@ -1,4 +1,4 @@
-//! `qi`: play, analyse and serve gomoku, renju, connect6 and xiangqi from one command.
+//! `qi`: play, analyse and serve every registered game ([`registry`]) from one command.
 //!
 //! Exit codes: 0 success, 1 a failed run (a file that cannot be written, an I/O error), 2 a
 //! usage error (unknown game or option, a bad FEN, a bad move in `--moves`, a bad time). Every
@@ -21,7 +21,7 @@ use std::io::{self, BufRead, IsTerminal};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use game_core::text::escape_controls;
 
 use game_frame::{FrameError, TimeControl};
@@ -77,17 +77,9 @@ fn default_sigpipe() {
 #[cfg(not(unix))]
 fn default_sigpipe() {}
 
+/// The command line; its `about` and game list come from the registry ([`cli_command`]).
 #[derive(Parser)]
-#[command(
-    name = "qi",
-    version,
-    about = "Game engines for gomoku, renju, connect6, xiangqi and connect4",
-    after_help = "Games: gomoku (freestyle, standard or renju rules, 5x5 to 26x26), renju (gomoku 15x15 \
-                  under renju rules), connect6 (two stones per turn, 19x19 by default), xiangqi (Chinese chess), \
-                  connect4 (Connect Four, 7 columns x 6 rows).\n\
-                  With no command, qi reads the first line of stdin and serves the protocol it names \
-                  (uci, ucci); named pbrain-*, it speaks Gomocup."
-)]
+#[command(name = "qi", version)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -331,7 +323,10 @@ fn main() -> ExitCode {
     } else if argv.len() <= 1 {
         no_command()
     } else {
-        match Cli::try_parse_from(argv) {
+        match cli_command()
+            .try_get_matches_from(argv)
+            .and_then(|m| Cli::from_arg_matches(&m))
+        {
             Ok(cli) => run(cli.command),
             Err(e) => return clap_error(&e),
         }
@@ -358,9 +353,23 @@ fn escape_lines(text: &str) -> String {
         .join("\n")
 }
 
+/// The command-line definition with what the registry says of the games: `about` names
+/// them all, the help ends with a line per game (its summary).
+fn cli_command() -> clap::Command {
+    let games: String = registry::GAMES
+        .iter()
+        .map(|g| format!("\n  {:<10} {}", g.name(), g.summary()))
+        .collect();
+    Cli::command()
+        .about(format!("Game engines for {}", registry::names_and()))
+        .after_help(format!(
+            "Games:{games}\n\nWith no command, qi reads the first line of stdin and serves the \
+             protocol it names (uci, ucci); named pbrain-*, it speaks Gomocup."
+        ))
+}
+
 /// Every subcommand's name, from the command-line definition: `play, moves, ... or serve`.
 fn subcommand_names() -> String {
-    use clap::CommandFactory;
     let names: Vec<String> = Cli::command()
         .get_subcommands()
         .filter(|c| !c.is_hide_set())
@@ -374,9 +383,8 @@ fn subcommand_names() -> String {
 
 /// The no-command error: what was expected, then the usage (`with_help`) or a pointer to it.
 fn no_command_error(why: &str, with_help: bool) -> CliError {
-    use clap::CommandFactory;
     let help = if with_help {
-        format!("\n\n{}", Cli::command().render_help())
+        format!("\n\n{}", cli_command().render_help())
     } else {
         " (see qi --help)".to_string()
     };

@@ -88,9 +88,21 @@ pub fn protocol(command: &str) -> Option<Protocol> {
 /// connect4`.
 #[must_use]
 pub fn names() -> String {
+    listed("or")
+}
+
+/// The registered names joined with "and": `gomoku, renju, connect6, xiangqi and connect4`.
+#[must_use]
+pub fn names_and() -> String {
+    listed("and")
+}
+
+fn listed(last_word: &str) -> String {
     let names: Vec<&str> = GAMES.iter().map(|g| g.name()).collect();
     match names.split_last() {
-        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        Some((last, rest)) if !rest.is_empty() => {
+            format!("{} {last_word} {last}", rest.join(", "))
+        }
         _ => names.join(""),
     }
 }
@@ -115,6 +127,10 @@ mod tests {
             }
         }
         assert_eq!(find("chess").map(|g| g.name()), None);
-        assert_eq!(names(), "gomoku, renju, connect6, xiangqi or connect4");
+        // The lists name every registered game once, in order.
+        let all: Vec<&str> = GAMES.iter().map(|g| g.name()).collect();
+        let (last, rest) = all.split_last().expect("a game is registered");
+        assert_eq!(names(), format!("{} or {last}", rest.join(", ")));
+        assert_eq!(names_and(), format!("{} and {last}", rest.join(", ")));
     }
 }

@@ -22,11 +22,25 @@ fn catalog_lists_every_registered_game() {
         .iter()
         .map(|g| g["name"].as_str().unwrap())
         .collect();
-    assert_eq!(
-        names,
-        ["gomoku", "renju", "connect6", "xiangqi", "connect4"]
-    );
-    assert_eq!(c["games"][3]["sides"], json!(["Red", "Black"]));
+    // The same games, in the same order, as the command line's help lists.
+    let help = std::process::Command::new(env!("CARGO_BIN_EXE_qi"))
+        .arg("--help")
+        .output()
+        .expect("qi --help runs");
+    let help = String::from_utf8(help.stdout).unwrap();
+    let listed: Vec<&str> = help
+        .split("Games:")
+        .nth(1)
+        .expect("the help lists the games")
+        .lines()
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    assert!(listed.len() >= 5, "{help}");
+    assert_eq!(names, listed);
+    let xiangqi = names.iter().position(|&n| n == "xiangqi").unwrap();
+    assert_eq!(c["games"][xiangqi]["sides"], json!(["Red", "Black"]));
     // The page and its files are served.
     let page = s.get_text("/");
     assert!(

@@ -11,7 +11,38 @@ use crate::geometry::{Geometry, WIN};
 use crate::notation::{
     NotationError, Point, format_littlegolem, parse_connectmore, parse_littlegolem,
 };
-use crate::position::STONE_VALUE;
+
+/// Gain for the mover of adding a stone to a window holding `a` of its stones and none of the
+/// opponent's (6 = a six: decisive).
+const OFFENSE: [i32; 6] = [1, 12, 50, 250, 260, 1_000_000];
+/// Gain of putting a stone into a window holding `b` opposing stones and none of the mover's.
+const DEFENSE: [i32; 7] = [0, 1, 11, 55, 5_000, 5_000, 0];
+
+/// [`OFFENSE`] / [`DEFENSE`] looked up by a window's (black, white) counts, per side placing.
+pub(crate) const STONE_VALUE: [[i32; 49]; 2] = {
+    let mut t = [[0; 49]; 2];
+    let mut s = 0;
+    while s < 2 {
+        let mut b = 0;
+        while b < 7 {
+            let mut w = 0;
+            while w < 7 {
+                let (own, opp) = if s == 0 { (b, w) } else { (w, b) };
+                t[s][b * 7 + w] = if opp == 0 {
+                    OFFENSE[if own < 5 { own } else { 5 }]
+                } else if own == 0 {
+                    DEFENSE[opp]
+                } else {
+                    0
+                };
+                w += 1;
+            }
+            b += 1;
+        }
+        s += 1;
+    }
+    t
+};
 
 /// Smallest board side length supported (a six must fit with room to block).
 pub const MIN_SIZE: usize = 7;

@@ -4,8 +4,8 @@
 use game_core::{Evaluate, Score};
 
 use crate::board::Connect6;
+use crate::features::{TEMPO, max_own, opp, opp_threats, own, own_threats};
 use crate::geometry::WIN;
-use crate::tune::{TEMPO, max_own, opp, opp_threats, own, own_threats};
 use crate::weights::WEIGHTS;
 
 /// Static score of a position the side to move wins on this turn (a six it can complete),

@@ -36,6 +36,7 @@ mod board;
 pub mod connectmore;
 pub mod engine;
 mod eval;
+mod features;
 pub mod frame;
 mod geometry;
 pub mod notation;

@@ -3,45 +3,13 @@
 
 use game_core::{Outcome, Position, Side};
 
-use crate::board::{Connect6, MoveError, Stone};
+use crate::board::{Connect6, MoveError, STONE_VALUE, Stone};
 use crate::notation::{parse_connectmore, parse_littlegolem};
 
 /// How many first stones of a turn the search tries (a beam by [`Connect6::stone_score`]).
 pub const FIRST_BEAM: usize = 10;
 /// How many second stones of a turn the search tries, given the first.
 pub const SECOND_BEAM: usize = 6;
-
-/// Gain for the mover of adding a stone to a window holding `a` of its stones and none of the
-/// opponent's (6 = a six: decisive).
-const OFFENSE: [i32; 6] = [1, 12, 50, 250, 260, 1_000_000];
-/// Gain of putting a stone into a window holding `b` opposing stones and none of the mover's.
-const DEFENSE: [i32; 7] = [0, 1, 11, 55, 5_000, 5_000, 0];
-
-/// [`OFFENSE`] / [`DEFENSE`] looked up by a window's (black, white) counts, per side placing.
-pub(crate) const STONE_VALUE: [[i32; 49]; 2] = {
-    let mut t = [[0; 49]; 2];
-    let mut s = 0;
-    while s < 2 {
-        let mut b = 0;
-        while b < 7 {
-            let mut w = 0;
-            while w < 7 {
-                let (own, opp) = if s == 0 { (b, w) } else { (w, b) };
-                t[s][b * 7 + w] = if opp == 0 {
-                    OFFENSE[if own < 5 { own } else { 5 }]
-                } else if own == 0 {
-                    DEFENSE[opp]
-                } else {
-                    0
-                };
-                w += 1;
-            }
-            b += 1;
-        }
-        s += 1;
-    }
-    t
-};
 
 /// Per side placing, by a window's `7 * black + white` code: true when a stone there makes a
 /// threat (3 or more own stones, none opposing) or blocks one (4 or more opposing, none own).

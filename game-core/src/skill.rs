@@ -8,7 +8,7 @@
 //! never chosen.
 
 use crate::Score;
-use crate::search::PvLine;
+use crate::search::{PvLine, SearchResult};
 use crate::zobrist::SplitMix64;
 
 /// The largest weakness: the score deficit of a line is forgiven almost entirely (120/128).
@@ -60,6 +60,27 @@ impl Skill {
             }
         }
         best
+    }
+}
+
+impl<M: Copy> SearchResult<M> {
+    /// This result with the line a weakened engine's `skill` chooses
+    /// ([`Skill::choose`], in the position with Zobrist key
+    /// `key`) as its best move, ponder move, score and principal variation; unchanged without
+    /// a skill or when the skill keeps the best line. [`lines`](SearchResult::lines) stays.
+    #[must_use]
+    pub fn play_line(self, skill: Option<Skill>, key: u64) -> Self {
+        let chosen = skill.map_or(0, |k| k.choose(&self.lines, key));
+        match self.lines.get(chosen) {
+            Some(line) if chosen > 0 => SearchResult {
+                best_move: line.pv.first().copied(),
+                ponder_move: line.pv.get(1).copied(),
+                score: line.score,
+                pv: line.pv.clone(),
+                ..self
+            },
+            _ => self,
+        }
     }
 }
 

@@ -6,10 +6,10 @@ use std::fmt;
 use game_core::zobrist::SplitMix64;
 use game_core::{Outcome, Side};
 
+use crate::class_table::{ClassEntry, class_table};
 use crate::error::GomokuError;
-use crate::pattern::{
-    CLASSES, Class, ClassEntry, LineRule, POW3, Pattern, ValueKind, class_table, line_table,
-};
+use crate::forbidden::ForbiddenKind;
+use crate::pattern::{CLASSES, Class, LineRule, POW3, Pattern, ValueKind, line_table};
 use crate::point::{
     CELLS, DEFAULT_SIZE, DIRS, MAX_SIZE, MIN_SIZE, Point, Rule, STRIDE, parse_coord_prefix,
 };
@@ -25,39 +25,6 @@ const fn stone(side: usize) -> u8 {
 }
 
 static ZOBRIST: [u64; 2 * CELLS + 1] = SplitMix64::new(0x676f_6d6f_6b75).table();
-
-/// Why a point is forbidden for Black under renju.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum ForbiddenKind {
-    /// Two or more real open threes at once.
-    DoubleThree,
-    /// Two or more fours at once (also two fours on one line).
-    DoubleFour,
-    /// Six or more in a row.
-    Overline,
-}
-
-impl ForbiddenKind {
-    /// The digit the reference file uses: 3, 4 or 6.
-    #[must_use]
-    pub const fn digit(self) -> u8 {
-        match self {
-            ForbiddenKind::DoubleThree => 3,
-            ForbiddenKind::DoubleFour => 4,
-            ForbiddenKind::Overline => 6,
-        }
-    }
-}
-
-impl fmt::Display for ForbiddenKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            ForbiddenKind::DoubleThree => "double three",
-            ForbiddenKind::DoubleFour => "double four",
-            ForbiddenKind::Overline => "overline",
-        })
-    }
-}
 
 /// How a game ended.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]

@@ -2,7 +2,7 @@
 
 use thiserror::Error;
 
-use crate::board::ForbiddenKind;
+use crate::forbidden::ForbiddenKind;
 
 /// Everything that can be wrong with gomoku input.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]

@@ -27,9 +27,11 @@
 
 pub mod bench;
 mod board;
+pub mod class_table;
 pub mod engine;
 mod error;
 mod eval;
+mod forbidden;
 pub mod frame;
 pub mod gomocup;
 pub mod opening;
@@ -42,10 +44,11 @@ pub mod threat;
 pub mod tune;
 pub mod weights;
 
-pub use board::{Board, EndReason, ForbiddenKind};
+pub use board::{Board, EndReason};
 pub use engine::{Engine, EngineLimits, EngineResult, Progress, Source, best_move};
 pub use error::GomokuError;
 pub use eval::{Evaluator, MAX_PATTERN_SCORE, WIN_NOW, WIN_SOON};
+pub use forbidden::ForbiddenKind;
 pub use point::{DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, Point, Rule};
 pub use position::parse_gomocup;
 pub use threat::ThreatSolver;

@@ -13,7 +13,6 @@ use std::sync::OnceLock;
 use game_core::Side;
 
 use crate::point::Rule;
-use crate::weights::WEIGHTS;
 
 /// The pattern a stone placed on a point makes along one line, from the placing side's view.
 ///
@@ -247,21 +246,7 @@ pub enum Class {
 /// Number of [`Class`] values.
 pub const CLASSES: usize = 8;
 
-/// One entry of the class table: class and evaluation value of a point for one side.
-#[derive(Copy, Clone, Debug, Default)]
-pub struct ClassEntry {
-    /// The [`Class`] as `u8`.
-    pub class: u8,
-    /// The point's value for the evaluation, in evaluation units.
-    pub value: i16,
-    /// The ordering value of playing the point ([`crate::policy`]'s `own` table).
-    pub own: i16,
-    /// The ordering value of taking the point from this side ([`crate::policy`]'s `block`
-    /// table).
-    pub block: i16,
-}
-
-/// Index in [`WEIGHTS`] of the value of [`Pattern`] `p` along one direction: `p as usize`.
+/// Index in [`crate::weights::WEIGHTS`] of the value of [`Pattern`] `p` along one direction: `p as usize`.
 pub(crate) const W_PATTERN: usize = 0;
 /// Index of the four-three class bonus; open three, open four, five and cooperation follow.
 pub(crate) const W_FOUR_THREE: usize = 12;
@@ -269,7 +254,7 @@ pub(crate) const W_DOUBLE_THREE: usize = 13;
 pub(crate) const W_OPEN_FOUR: usize = 14;
 pub(crate) const W_FIVE: usize = 15;
 pub(crate) const W_COOPERATION: usize = 16;
-/// Index in [`WEIGHTS`] of the first pattern-code correction: [`PCODES`] values for each
+/// Index in [`crate::weights::WEIGHTS`] of the first pattern-code correction: [`PCODES`] values for each
 /// [`ValueKind`] in order, at `W_PCODE + kind * PCODES + pcode(pats)`.
 /// A correction is added to the value of every non-forbidden point whose four direction
 /// patterns make that multiset (Rapfi's per-cell table, learned on top of the linear value).
@@ -322,7 +307,7 @@ impl ValueKind {
     }
 }
 
-/// The [`WEIGHTS`] index of the pattern-code correction of a point with these direction
+/// The [`crate::weights::WEIGHTS`] index of the pattern-code correction of a point with these direction
 /// patterns for a side of this kind.
 #[must_use]
 pub(crate) fn pcode_weight(pats: [Pattern; 4], kind: ValueKind) -> usize {
@@ -337,7 +322,7 @@ pub(crate) fn cooperates(pats: &[Pattern; 4], class: Class) -> bool {
     class < Class::Four && (b3 + f3 >= 2 || f2 >= 2 || (f3 + b3 >= 1 && f2 >= 1))
 }
 
-/// The index in [`WEIGHTS`] of the class bonus a point of `class` gets, if any
+/// The index in [`crate::weights::WEIGHTS`] of the class bonus a point of `class` gets, if any
 /// (double three only where it is not forbidden).
 pub(crate) fn class_weight(class: Class, renju_black: bool) -> Option<usize> {
     match class {
@@ -347,73 +332,6 @@ pub(crate) fn class_weight(class: Class, renju_black: bool) -> Option<usize> {
         Class::Five => Some(W_FIVE),
         _ => None,
     }
-}
-
-fn combine(pats: [Pattern; 4], kind: ValueKind) -> ClassEntry {
-    let renju_black = kind == ValueKind::RenjuBlack;
-    let count = |p: Pattern| pats.iter().filter(|&&x| x == p).count();
-    let f5 = count(Pattern::F5);
-    let f4 = count(Pattern::F4);
-    let b4 = count(Pattern::B4);
-    let df4 = count(Pattern::DoubleFour);
-    let ol = count(Pattern::Overline);
-    let f3 = count(Pattern::F3);
-    let fours = f4 + b4 + 2 * df4;
-    let class = if f5 > 0 {
-        Class::Five
-    } else if renju_black && (ol > 0 || fours >= 2) {
-        Class::Forbidden
-    } else if renju_black && f3 >= 2 {
-        Class::DoubleThree
-    } else if f4 > 0 || fours >= 2 {
-        Class::OpenFour
-    } else if b4 > 0 && f3 > 0 {
-        Class::FourThree
-    } else if b4 > 0 {
-        Class::Four
-    } else if f3 >= 2 {
-        Class::DoubleThree
-    } else if f3 == 1 {
-        Class::Three
-    } else {
-        Class::None
-    };
-    // A forbidden point is worth nothing (but may still cooperate).
-    let mut value: i32 = if class == Class::Forbidden {
-        0
-    } else {
-        pats.iter()
-            .map(|&p| WEIGHTS[W_PATTERN + p as usize].value)
-            .sum::<i32>()
-            + class_weight(class, renju_black).map_or(0, |w| WEIGHTS[w].value)
-            + WEIGHTS[pcode_weight(pats, kind)].value
-    };
-    if cooperates(&pats, class) {
-        value += WEIGHTS[W_COOPERATION].value;
-    }
-    let (own, block) = crate::policy::order_values(pats, kind);
-    ClassEntry {
-        class: class as u8,
-        value: value.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
-        own,
-        block,
-    }
-}
-
-/// The class table: `table[p0 | p1 << 4 | p2 << 8 | p3 << 12]` for the four direction patterns
-/// `p0..p3` (as `u8`), one per [`ValueKind`]. Built once, on first use.
-#[must_use]
-pub fn class_table(kind: ValueKind) -> &'static [ClassEntry] {
-    static TABLES: [OnceLock<Box<[ClassEntry]>>; 3] =
-        [OnceLock::new(), OnceLock::new(), OnceLock::new()];
-    TABLES[kind as usize].get_or_init(|| {
-        let mut t = vec![ClassEntry::default(); 1 << 16];
-        for (i, e) in t.iter_mut().enumerate() {
-            let p = |d: usize| Pattern::from_u8(((i >> (4 * d)) & 15) as u8);
-            *e = combine([p(0), p(1), p(2), p(3)], kind);
-        }
-        t.into_boxed_slice()
-    })
 }
 
 /// Base-3 key of a line given as text (`X` own, `.` empty, `O`/`#` blocked), eleven

@@ -2,18 +2,14 @@
 //! the side to move is `own[kind(me)][pcode(me)] + block[kind(opp)][pcode(opp)]`, the value of
 //! the stone for the side playing it plus the value of taking the point from the opponent
 //! (Rapfi's `scoreSelf` + `scoreOppo` pattern-code scores, [`crate::pattern::pcode`],
-//! [`ValueKind`]); [`Board::move_hint`] adds it, weighted, to the class ordering.
+//! [`ValueKind`]); [`crate::Board::move_hint`] adds it, weighted, to the class ordering.
 //!
 //! The two tables are [`POLICY_WEIGHTS`], fitted by `qi tune gomoku --policy` to the moves of
 //! strong games (softmax regression over the search's candidate moves, the `tune` crate's
 //! `policy` module). Feature layout: `own` codes of each [`ValueKind`] in order from
 //! [`W_OWN`], then the `block` codes from [`W_BLOCK`], [`PCODES`] each.
 
-use game_core::tune::{Features, PolicyTunable, Weight};
-
-use crate::board::Board;
 use crate::pattern::{PCODES, Pattern, ValueKind, pcode};
-use crate::point::Point;
 use crate::policy_weights::WEIGHTS as POLICY_WEIGHTS;
 
 /// Index of the first `own` weight.
@@ -49,35 +45,13 @@ pub(crate) fn order_values(pats: [Pattern; 4], kind: ValueKind) -> (i16, i16) {
     (v(own_weight(pats, kind)), v(block_weight(pats, kind)))
 }
 
-impl PolicyTunable for Board {
-    const POLICY_SCALE: i32 = POLICY_SCALE;
-
-    fn policy_weights() -> &'static [Weight] {
-        &POLICY_WEIGHTS
-    }
-
-    fn last_move(&self) -> Option<Point> {
-        self.history().last().copied()
-    }
-
-    fn move_features(&self, mv: Point, out: &mut Features) {
-        out.clear();
-        let me = self.side_to_move();
-        let opp = me.opponent();
-        let pats = |side| [0, 1, 2, 3].map(|d| self.pattern(mv, side, d));
-        let own = own_weight(pats(me), ValueKind::of(self.rule(), me));
-        let block = block_weight(pats(opp), ValueKind::of(self.rule(), opp));
-        out.push((own as u16, 1));
-        out.push((block as u16, 1));
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use game_core::Position;
-    use game_core::tune::dot;
+    use game_core::tune::{Features, PolicyTunable, dot};
 
     use super::*;
+    use crate::board::Board;
     use crate::pattern::Pattern::{B2, Dead, F3};
     use crate::point::Rule;
 

@@ -13,7 +13,7 @@
 //! The evaluation is `(Σ weight · feature) / POINT_DIVISOR` rounded toward zero, clamped to
 //! `±MAX_PATTERN_SCORE`, wherever [`Board::evaluate`] does not return a won or lost score.
 
-use game_core::tune::{Features, Tunable, Weight};
+use game_core::tune::{Features, PolicyTunable, Tunable, Weight};
 use game_core::{Score, Side};
 
 use crate::board::{Board, W_WINDOW};
@@ -22,6 +22,8 @@ use crate::pattern::{
     Class, Pattern, ValueKind, W_COOPERATION, W_PATTERN, class_weight, cooperates, pcode_weight,
 };
 use crate::point::{Point, Rule};
+use crate::policy::{POLICY_SCALE, block_weight, own_weight};
+use crate::policy_weights::WEIGHTS as POLICY_WEIGHTS;
 use crate::weights::WEIGHTS;
 
 /// Which [`Board::evaluate`] cases are linear: not a five to play, not two opposing fives, not
@@ -167,6 +169,31 @@ impl Tunable for Board {
             return Err(format!("unexpected '{extra}' after the moves"));
         }
         Board::from_moves(size, rule, moves).map_err(|e| e.to_string())
+    }
+}
+
+/// The move-ordering features of a move: its `own` and `block` pattern-code indices in
+/// [`POLICY_WEIGHTS`] ([`crate::policy`]'s layout), for `qi tune gomoku --policy`.
+impl PolicyTunable for Board {
+    const POLICY_SCALE: i32 = POLICY_SCALE;
+
+    fn policy_weights() -> &'static [Weight] {
+        &POLICY_WEIGHTS
+    }
+
+    fn last_move(&self) -> Option<Point> {
+        self.history().last().copied()
+    }
+
+    fn move_features(&self, mv: Point, out: &mut Features) {
+        out.clear();
+        let me = self.side_to_move();
+        let opp = me.opponent();
+        let pats = |side| [0, 1, 2, 3].map(|d| self.pattern(mv, side, d));
+        let own = own_weight(pats(me), ValueKind::of(self.rule(), me));
+        let block = block_weight(pats(opp), ValueKind::of(self.rule(), opp));
+        out.push((own as u16, 1));
+        out.push((block as u16, 1));
     }
 }
 

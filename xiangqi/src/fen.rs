@@ -525,6 +525,12 @@ impl fmt::Display for Setup {
 }
 
 impl Position {
+    /// The standard start position, Red to move ([`START_FEN`]).
+    #[must_use]
+    pub fn startpos() -> Position {
+        Position::from_fen(START_FEN).expect("the start FEN is valid")
+    }
+
     /// Reads a position from a FEN (both stages).
     ///
     /// # Errors

@@ -48,6 +48,7 @@ pub mod frame;
 mod line;
 mod notation;
 mod position;
+mod pst;
 mod see;
 pub mod tune;
 mod types;
@@ -57,8 +58,10 @@ pub mod weights;
 
 pub use eval::{Eval, MATERIAL, MATERIAL_MG_EG, MaterialEval, PHASE_MAX};
 pub use fen::{FenError, ParseFenError, PlacementProblem, PositionError, START_FEN, Setup};
-pub use notation::{Illegal, MoveError, check_move};
-pub use position::{COUNTED_CHECKS, DEFAULT_NO_CAPTURE_LIMIT, EndReason, Position};
+pub use notation::MoveError;
+pub use position::{
+    COUNTED_CHECKS, DEFAULT_NO_CAPTURE_LIMIT, EndReason, Illegal, Position, check_move,
+};
 pub use see::SEE_VALUE;
 pub use types::{Move, Piece, PieceKind, Square};
 

@@ -1,8 +1,6 @@
 //! Sliding along ranks and files with the occupancy bits of the position: what a rook or a
 //! cannon sees in each direction in a few bit operations instead of a walk.
 
-use crate::position::Position;
-
 /// No piece in that direction.
 pub(crate) const NONE: u32 = 99;
 
@@ -71,15 +69,9 @@ pub(crate) fn coords(sq: u8) -> (u32, u32) {
     (u32::from(sq & 15) - 3, u32::from(sq >> 4) - 3)
 }
 
-/// The four lines from (`file`, `rank`): along the rank right and left, along the file up
-/// and down, each with the (base, stride) turning a line index `i` into the mailbox point
-/// `base + i * stride`.
-#[inline(always)]
-pub(crate) fn lines(pos: &Position, file: u32, rank: u32) -> [(Line, (u32, u32)); 4] {
-    lines_of(&pos.occ_rank, &pos.occ_file, file, rank)
-}
-
-/// [`lines`] on explicit occupancy bits (a scratch copy being changed).
+/// The four lines from (`file`, `rank`) on occupancy bits (the position's, or a scratch copy
+/// being changed): along the rank right and left, along the file up and down, each with the
+/// (base, stride) turning a line index `i` into the mailbox point `base + i * stride`.
 #[inline(always)]
 pub(crate) fn lines_of(
     occ_rank: &[u16; 10],

@@ -35,7 +35,8 @@
 use game_core::tune::{Features, Tunable, Weight};
 use game_core::{Evaluate, Score};
 
-use crate::eval::{Terms, dynamic_terms, psq_terms};
+use crate::eval::{dynamic_terms, psq_terms};
+use crate::pst::Terms;
 use crate::weights::WEIGHTS;
 use crate::{Eval, PHASE_MAX, Position, START_FEN};
 

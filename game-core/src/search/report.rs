@@ -79,27 +79,6 @@ pub struct SearchResult<M> {
     pub outcome: Option<Outcome>,
 }
 
-impl<M: Copy> SearchResult<M> {
-    /// This result with the line a weakened engine's `skill` chooses
-    /// ([`Skill::choose`](crate::skill::Skill::choose), in the position with Zobrist key
-    /// `key`) as its best move, ponder move, score and principal variation; unchanged without
-    /// a skill or when the skill keeps the best line. [`lines`](SearchResult::lines) stays.
-    #[must_use]
-    pub fn play_line(self, skill: Option<crate::skill::Skill>, key: u64) -> Self {
-        let chosen = skill.map_or(0, |k| k.choose(&self.lines, key));
-        match self.lines.get(chosen) {
-            Some(line) if chosen > 0 => SearchResult {
-                best_move: line.pv.first().copied(),
-                ponder_move: line.pv.get(1).copied(),
-                score: line.score,
-                pv: line.pv.clone(),
-                ..self
-            },
-            _ => self,
-        }
-    }
-}
-
 impl<M> SearchResult<M> {
     /// The score classified as centi-units or a mate distance in plies.
     #[must_use]

@@ -6,9 +6,12 @@ use std::fmt;
 use game_core::zobrist::SplitMix64;
 use game_core::{Outcome, Side};
 
-use crate::eval::{PHASE_WEIGHT, PSQ, PST};
 use crate::line;
+use crate::pst::{PHASE_WEIGHT, PSQ, PST};
 use crate::types::{Move, Piece, PieceKind, Square};
+
+mod legality;
+pub use legality::{Illegal, check_move};
 
 /// Board byte of an empty point.
 pub(crate) const EMPTY: u8 = 0;
@@ -356,10 +359,12 @@ fn attacked_by_horse_or_pawn(board: &[u8; 256], k: u8, side: usize) -> bool {
 }
 
 impl Position {
-    /// The standard start position, Red to move.
-    #[must_use]
-    pub fn startpos() -> Position {
-        Position::from_fen(crate::fen::START_FEN).expect("the start FEN is valid")
+    /// The four lines from (`file`, `rank`) on this position's occupancy: along the rank
+    /// right and left, along the file up and down, each with its (base, stride)
+    /// ([`line::lines_of`]).
+    #[inline(always)]
+    pub(crate) fn lines(&self, file: u32, rank: u32) -> [(line::Line, (u32, u32)); 4] {
+        line::lines_of(&self.occ_rank, &self.occ_file, file, rank)
     }
 
     /// An empty board (no kings; not a valid position until pieces are placed).
@@ -520,7 +525,7 @@ impl Position {
         // second; then horses and pawns as in `attacked`.
         let opp: u8 = 32 >> self.side;
         let (file, rank) = line::coords(k);
-        for (l, geo) in line::lines(self, file, rank) {
+        for (l, geo) in self.lines(file, rank) {
             if l.first == line::NONE {
                 continue;
             }
@@ -732,7 +737,7 @@ impl Position {
             if CAPTURES {
                 // The first piece on each line, from the occupancy bits.
                 let (file, rank) = line::coords(from as u8);
-                for (l, geo) in line::lines(self, file, rank) {
+                for (l, geo) in self.lines(file, rank) {
                     if l.first != line::NONE {
                         let to = line::at(geo, l.first);
                         if b[to] & opp != 0 {
@@ -763,7 +768,7 @@ impl Position {
             if CAPTURES {
                 // The second piece on each line (over the screen), from the occupancy bits.
                 let (file, rank) = line::coords(from as u8);
-                for (l, geo) in line::lines(self, file, rank) {
+                for (l, geo) in self.lines(file, rank) {
                     if l.second != line::NONE {
                         let to = line::at(geo, l.second);
                         if b[to] & opp != 0 {
@@ -914,7 +919,7 @@ impl Position {
     /// True when `mv` is legal here.
     #[must_use]
     pub fn is_legal(&self, mv: Move) -> bool {
-        crate::notation::check_move(self, mv.from(), mv.to()).is_ok()
+        check_move(self, mv.from(), mv.to()).is_ok()
     }
 
     /// Perft: the number of leaf positions `depth` plies deep (legal moves only), with bulk
