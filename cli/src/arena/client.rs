@@ -351,7 +351,9 @@ impl Client {
                 self.send(&format!("INFO rule {rule}"))?;
                 for (k, v) in self.options.clone() {
                     let line = match (self.is_qi, k.to_ascii_lowercase().as_str()) {
-                        (true, "hash") => {
+                        // Any Gomocup engine: `hash_size` (KiB) is the Yixin-Board extension
+                        // qi and Rapfi read; a bare `INFO hash` is no Gomocup key.
+                        (_, "hash") => {
                             let kib = v.parse::<u64>().map_or(0, |m| m * 1024);
                             format!("INFO hash_size {kib}")
                         }

@@ -57,9 +57,10 @@ pub struct MatchArgs {
     #[arg(long = "engine", value_name = "SPEC", required = true)]
     pub engines: Vec<String>,
     /// An option `K=V` for the engine named just before it. For qi: `threads` and `hash`
-    /// (MiB) over UCCI, UCI and Gomocup, `depth` over Gomocup and ConnectMore; any other
-    /// option is sent as it is (UCCI `setoption K V`, UCI `setoption name K value V`, Gomocup
-    /// `INFO K V`, ConnectMore `K V`).
+    /// (MiB) over UCCI, UCI and Gomocup, `depth` over Gomocup and ConnectMore; for any Gomocup
+    /// engine `hash` (MiB) becomes `INFO hash_size` (KiB, the Yixin-Board extension Rapfi
+    /// reads); any other option is sent as it is (UCCI `setoption K V`, UCI `setoption name K
+    /// value V`, Gomocup `INFO K V`, ConnectMore `K V`).
     #[arg(long = "option", value_name = "K=V")]
     pub options: Vec<String>,
     /// An option `K=V` for both engines.
