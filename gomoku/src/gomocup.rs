@@ -49,28 +49,47 @@ const UNLIMITED: i64 = 2_147_483_647;
 /// The shortest hard limit a move gets, in ms (the search still returns a legal move).
 const MIN_MOVE_MS: i64 = 5;
 
+/// Moves the match clock's target share is spread over at most: a gomoku game from an
+/// opening rarely lasts longer (Rapfi's `match_space` is the same 22).
+const MATCH_SPACE: i64 = 22;
+/// The most a single move may take of the match clock: one part in this many (Rapfi's
+/// `match_space_min`), for the moves where the best move keeps changing or the score falls.
+const MATCH_SPACE_MIN: i64 = 7;
+
 /// The search time for one move, `(soft, hard)`, from the Gomocup limits in ms: `turn`
 /// (`timeout_turn`, > 0), `left` (what is left of `time_left` / `timeout_match`, or
 /// 2147483647 when unlimited) and `moves_left` (the moves still expected from us, >= 1).
 ///
 /// A manager on a loaded machine sees our answer late by scheduling and pipe delays, and
 /// the search notices its deadline only every few hundred nodes (well under a millisecond),
-/// so the hard limit keeps a margin of 1/16 of the turn and at least 25 ms below the turn
-/// limit (never below 5 ms); the match clock is shared over `moves_left` moves the same way
-/// after a reserve of 10% (at most 1 s). The soft limit is 1.5 times the hard one: iterations
-/// start until the hard limit ([`game_core::search::Limits::soft_time`]), and the unfinished
-/// last one still yields a better root move it has found.
+/// so every limit keeps a margin of 1/16 and at least 25 ms (never below 5 ms); the match
+/// clock keeps a reserve of 10% (at most 1 s).
+/// - When the turn limit binds (it times the moves still expected fit in the match clock),
+///   the move may take all of it: the soft limit is 1.5 times the hard one, so iterations
+///   start until the hard limit ([`game_core::search::Limits::soft_time`]) and the unfinished
+///   last one still yields a better root move it has found.
+/// - When the match clock binds, the soft limit is a target of the clock shared over the
+///   moves expected (at most [`MATCH_SPACE`]), which the search stretches while it is in
+///   doubt and shrinks while it is sure; the hard limit lets a move take up to one part in
+///   [`MATCH_SPACE_MIN`] of the clock (never past the turn limit).
 pub fn turn_budget(turn: i64, left: i64, moves_left: i64) -> (Duration, Duration) {
     let safe = |t: i64| (t - (t / 16).max(25)).max(MIN_MOVE_MS);
-    let mut hard = safe(turn.max(1));
-    if left < UNLIMITED {
-        let reserve = (left / 10).clamp(0, 1000);
-        let share = (left - reserve).max(0) / moves_left.max(1);
-        hard = hard.min(safe(share));
-    }
-    let soft = (hard * 3 / 2).max(MIN_MOVE_MS);
+    let turn_hard = safe(turn.max(1));
+    let moves = moves_left.max(1);
+    let pool = if left < UNLIMITED {
+        (left - (left / 10).clamp(0, 1000)).max(0)
+    } else {
+        UNLIMITED
+    };
+    let (soft, hard) = if pool == UNLIMITED || turn_hard.saturating_mul(moves) <= pool {
+        (turn_hard * 3 / 2, turn_hard)
+    } else {
+        let hard = turn_hard.min(safe(pool / moves.min(MATCH_SPACE_MIN)));
+        let soft = (pool / moves.min(MATCH_SPACE)).min(hard);
+        (soft, hard)
+    };
     (
-        Duration::from_millis(soft as u64),
+        Duration::from_millis(soft.max(MIN_MOVE_MS) as u64),
         Duration::from_millis(hard as u64),
     )
 }

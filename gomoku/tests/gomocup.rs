@@ -453,9 +453,21 @@ fn turn_budget_keeps_a_safe_margin() {
             "{turn}: {hard:?}"
         );
     }
-    // The match clock: 10 s left over 40 moves, 10% (<= 1 s) kept back: 225 ms a move, then
-    // the same 1/16 / 25 ms margin.
-    assert_eq!(ms(turn_budget(30_000, 10_000, 40).1), 200);
+    // The match clock binds: 10 s left, 10% (<= 1 s) kept back; a target of 9 s / 22 moves,
+    // at most 9 s / 7 less the 1/16 / 25 ms margin.
+    let (soft, hard) = turn_budget(30_000, 10_000, 40);
+    assert_eq!((ms(soft), ms(hard)), (409, 1205));
+    // ... or the turn limit, when it is shorter.
+    let (soft, hard) = turn_budget(500, 10_000, 40);
+    assert_eq!((ms(soft), ms(hard)), (409, 469));
+    // Fewer moves expected than the spaces: the clock over those moves.
+    let (soft, hard) = turn_budget(30_000, 10_000, 5);
+    assert_eq!((ms(soft), ms(hard)), (1688, 1688));
+    // A clock with room for every expected move at the turn limit: the turn limit's budget.
+    assert_eq!(
+        turn_budget(1000, 100_000, 40),
+        turn_budget(1000, unlimited, 40)
+    );
     // Almost out of time: the floor.
     assert_eq!(ms(turn_budget(30_000, 50, 40).1), 5);
     assert_eq!(ms(turn_budget(30_000, -20, 40).1), 5);
