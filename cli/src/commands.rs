@@ -410,6 +410,9 @@ pub fn analyze(
         writeln!(out, "nodes {}", thought.nodes)?;
         writeln!(out, "time {} ms", thought.time_ms)?;
         writeln!(out, "pv {}", thought.pv.join(" "))?;
+        if let Some(reason) = &thought.reason {
+            writeln!(out, "reason {reason}")?;
+        }
         if thought.lines.len() > 1 {
             for (i, line) in thought.lines.iter().enumerate() {
                 writeln!(

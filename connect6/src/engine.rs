@@ -116,6 +116,24 @@ pub enum Decision {
     Forced,
     /// Alpha-beta search among the candidate turns.
     Search,
+    /// The search's turn lost to the opponent's continuous threats (the verification's
+    /// threat search proved it); this turn, which the threat search found safe, replaced it.
+    /// The score and depth are the searched turn's.
+    Defended,
+}
+
+impl Decision {
+    /// Why the turn played is not the first turn of the search's principal variation, in
+    /// words for the analysis output; `None` when it is (or no search ran).
+    #[must_use]
+    pub fn reason(self) -> Option<&'static str> {
+        match self {
+            Decision::Defended => {
+                Some("the threat search replaced the searched turn: it lost to a threat sequence")
+            }
+            _ => None,
+        }
+    }
 }
 
 /// The engine's answer: the turn to play and how it was found.
@@ -499,10 +517,14 @@ impl Engine {
                 (d.saturating_sub(left as u32)) / 2 + 1
             }
         };
+        // The principal variation of the last report: the final answer is reported again
+        // when it differs, so that the last line shown always starts with the turn played.
+        let mut last_reported: Vec<Point> = Vec::new();
         let result = {
             let searcher = &mut self.searcher;
             searcher.search(&pos, &search_limits, stop, |r| {
                 let pv: Vec<Point> = r.pv.iter().map(|s| s.point(size)).collect();
+                last_reported.clone_from(&pv);
                 report(&Analysis {
                     turn: pv.iter().copied().take(left).collect(),
                     score: r.score,
@@ -519,6 +541,12 @@ impl Engine {
         let result = result.play_line(self.skill, pos.key());
         let first = result.best_move.unwrap_or(roots[0][0]);
         let mut turn = vec![first];
+        // The principal variation from the first stone on, as far as the searches know it.
+        let mut line: Vec<Stone> = if result.pv.first() == Some(&first) {
+            result.pv.clone()
+        } else {
+            vec![first]
+        };
         if left == 2 {
             let seconds: Vec<Stone> = roots
                 .iter()
@@ -545,21 +573,35 @@ impl Engine {
                     };
                     let r = self.searcher.search(&pos, &second_limits, stop, |_| {});
                     pos.undo(first);
-                    r.best_move
+                    let second = r
+                        .best_move
                         .filter(|s| seconds.contains(s))
-                        .unwrap_or(seconds[0])
+                        .unwrap_or(seconds[0]);
+                    // The main line's second stone was not a candidate: the second search's
+                    // line continues the turn.
+                    line = if r.pv.first() == Some(&second) {
+                        std::iter::once(first).chain(r.pv).collect()
+                    } else {
+                        vec![first, second]
+                    };
+                    second
                 }
             };
             turn.push(second);
         }
+        let mut decision = decision;
         if verify {
             let deadline = limits.time.map(|t| start + t);
             let budget = tss_budget / VERIFY_CHECKS;
+            let searched = turn.clone();
             turn = self.verify_turn(&mut pos, turn, &roots, budget, deadline);
+            if turn != searched {
+                decision = Decision::Defended;
+            }
         }
         let mut pv: Vec<Point> = turn.iter().map(|s| s.point(size)).collect();
-        if result.pv.len() > turn.len() && result.pv[..turn.len()] == turn[..] {
-            pv.extend(result.pv[turn.len()..].iter().map(|s| s.point(size)));
+        if line.len() > turn.len() && line[..turn.len()] == turn[..] {
+            pv.extend(line[turn.len()..].iter().map(|s| s.point(size)));
         }
         let lines = if self.multipv > 1 {
             result
@@ -573,7 +615,7 @@ impl Engine {
         } else {
             Vec::new()
         };
-        Some(Analysis {
+        let analysis = Analysis {
             turn: turn.iter().map(|s| s.point(size)).collect(),
             score: result.score,
             depth: to_turns(result.depth),
@@ -582,7 +624,11 @@ impl Engine {
             pv,
             lines,
             time: start.elapsed(),
-        })
+        };
+        if !last_reported.is_empty() && analysis.pv != last_reported {
+            report(&analysis);
+        }
+        Some(analysis)
     }
 
     /// What a threat search for the opponent says about our `turn` (played on `pos`, which is

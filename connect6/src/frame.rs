@@ -325,6 +325,7 @@ impl Rules for Connect6 {
                         pv: stones(&l.pv),
                     })
                     .collect(),
+                reason: a.decision.reason().map(str::to_string),
             },
             None => Decision {
                 turn: Vec::new(),
@@ -334,6 +335,7 @@ impl Rules for Connect6 {
                 time_ms: 0,
                 pv: Vec::new(),
                 lines: Vec::new(),
+                reason: None,
             },
         }
     }

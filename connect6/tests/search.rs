@@ -476,3 +476,62 @@ fn engine_verifies_its_turn_against_the_opponents_threats() {
     }
     assert!(unverified_loss);
 }
+
+/// The last line the engine reports is its answer: that line's principal variation is the
+/// answer's, and it starts with the turn played, also when the second stone had a search of
+/// its own (the main line's second stone was no candidate) and when the verification's
+/// threat search replaced the searched turn (then the answer says why). Self-play turns on
+/// 19x19 at several node limits, and the position where the verification saves a turn.
+#[test]
+fn the_last_reported_line_starts_with_the_turn_played() {
+    let check = |engine: &mut Engine, pos: &Connect6, limits: &EngineLimits| {
+        let mut last = None;
+        let a = engine
+            .think_with(pos, limits, |r| last = Some(r.clone()))
+            .expect("the game is not over");
+        assert!(a.pv.starts_with(&a.turn), "{a:?}");
+        if let Some(last) = last {
+            assert_eq!(last.pv, a.pv, "{limits:?}");
+            assert_eq!(last.turn, a.turn, "{limits:?}");
+        }
+        assert_eq!(
+            a.decision.reason().is_some(),
+            a.decision == Decision::Defended
+        );
+        a
+    };
+    for nodes in [2_000, 6_000, 20_000] {
+        let limits = EngineLimits {
+            depth: None,
+            time: None,
+            nodes: Some(nodes),
+        };
+        let mut pos = Connect6::new(19).unwrap();
+        let mut engine = Engine::new(8);
+        for _ in 0..10 {
+            if pos.game_end().is_some() {
+                break;
+            }
+            let a = check(&mut engine, &pos, &limits);
+            pos.play_turn(&a.turn).unwrap();
+        }
+    }
+    let pos = Connect6::from_moves(19, "i11 k8k11 k13j12").unwrap();
+    let mut defended = false;
+    let by_depth = (1..=3).map(|turns| EngineLimits {
+        depth: Some(turns),
+        time: None,
+        nodes: None,
+    });
+    let by_nodes = [2_000, 5_000, 10_000, 20_000, 50_000].map(|nodes| EngineLimits {
+        depth: None,
+        time: None,
+        nodes: Some(nodes),
+    });
+    for limits in by_depth.chain(by_nodes) {
+        let mut engine = Engine::new(8);
+        engine.set_check_extension(false);
+        defended |= check(&mut engine, &pos, &limits).decision == Decision::Defended;
+    }
+    assert!(defended, "the verification replaced no turn");
+}

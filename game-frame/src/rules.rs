@@ -88,6 +88,9 @@ pub struct Decision<M> {
     /// The principal variations searched (MultiPV), best first; at most one otherwise
     /// (empty when the engine decided without a search).
     pub lines: Vec<PvLine<M>>,
+    /// Why the turn is not the first turn of the search's principal variation (connect6: a
+    /// threat search replaced the searched turn), in words; `None` when it is.
+    pub reason: Option<String>,
 }
 
 /// What each game supplies to the frame, on top of [`Position`].
@@ -323,6 +326,7 @@ pub fn search_turn<P: Rules, E: Evaluate<P>>(
         time_ms: result.time_ms,
         pv: pv.clone(),
         lines: result.lines.clone(),
+        reason: None,
     };
     let Some(&first) = pv.first() else {
         return decision;

@@ -57,6 +57,9 @@ pub struct Thought {
     pub score_field: &'static str,
     /// Every principal variation of a MultiPV search, best first (one or none otherwise).
     pub lines: Vec<ThoughtLine>,
+    /// Why the turn is not the first turn of the principal variation the search reported
+    /// (connect6: a threat search replaced it), or `None`.
+    pub reason: Option<String>,
 }
 
 /// One principal variation of a MultiPV analysis, in notation.
@@ -79,7 +82,8 @@ impl Thought {
 
     /// The JSON object of `analyze --json`: `bestmove`, the score under
     /// [`Thought::score_field`] (side to move's view, `null` for a forced result), `mate`,
-    /// `depth`, `nodes`, `time_ms`, `pv`.
+    /// `depth`, `nodes`, `time_ms`, `pv`; `multipv` with more than one line and `reason`
+    /// when the turn is not the principal variation's first ([`Thought::reason`]).
     #[must_use]
     pub fn to_json(&self) -> serde_json::Value {
         let mut v = serde_json::Map::new();
@@ -103,6 +107,9 @@ impl Thought {
                 })
                 .collect();
             v.insert("multipv".into(), serde_json::Value::Array(lines));
+        }
+        if let Some(reason) = &self.reason {
+            v.insert("reason".into(), serde_json::json!(reason));
         }
         serde_json::Value::Object(v)
     }
@@ -406,6 +413,7 @@ impl<R: Rules> Session<R> {
             time_ms: decision.time_ms,
             pv: Self::turn_texts(&self.pos, &decision.pv),
             lines,
+            reason: decision.reason.clone(),
         }
     }
 
@@ -597,6 +605,7 @@ impl<R: Rules> Game for Session<R> {
                 time_ms: 0,
                 pv: Vec::new(),
                 lines: Vec::new(),
+                reason: None,
             });
         }
         let decision = self.decide(budget, stop, info);

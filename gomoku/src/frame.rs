@@ -390,6 +390,7 @@ impl Rules for Board {
                 pv
             },
             lines: result.lines,
+            reason: None,
         }
     }
 
