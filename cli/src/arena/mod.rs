@@ -321,13 +321,43 @@ enum Message {
     Fatal(String),
 }
 
+/// The running totals of a match: what its game lines and its summary print.
+#[derive(Default)]
+struct Tally {
+    /// Results for the first engine named.
+    wdl: Wdl,
+    /// How games ended, with their counts, in order of first appearance.
+    reasons: Vec<(String, u32)>,
+    /// Time per move of each engine (by engine index).
+    times: [MoveTimes; 2],
+    /// Games counted.
+    finished: usize,
+}
+
+impl Tally {
+    /// Counts one finished game.
+    fn add(&mut self, report: &GameReport) {
+        self.finished += 1;
+        let r = report.wdl();
+        self.wdl.wins += r.wins;
+        self.wdl.draws += r.draws;
+        self.wdl.losses += r.losses;
+        for (t, game) in self.times.iter_mut().zip(&report.times) {
+            t.merge(game);
+        }
+        match self.reasons.iter_mut().find(|(k, _)| *k == report.reason) {
+            Some((_, n)) => *n += 1,
+            None => self.reasons.push((report.reason.clone(), 1)),
+        }
+    }
+}
+
 /// Runs `qi match`.
 ///
 /// # Errors
 /// [`CliError::Usage`] for bad options, engine specs, opening files or a program that cannot
 /// be started; [`CliError::Failed`] when the record file cannot be written.
 pub fn run(args: &MatchArgs) -> Result<(), CliError> {
-    let usage = CliError::Usage;
     engine::install_signal_handler();
     // The game and its base setup, checked by building it.
     let spec = args.game.0;
@@ -339,9 +369,103 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
     };
     let start = spec
         .build(&base, &game_frame::EngineConfig::small())
-        .map_err(|e| usage(format!("{}: {e}", spec.name())))?;
+        .map_err(|e| CliError::Usage(format!("{}: {e}", spec.name())))?;
     let variant = Variant { spec, base: &base };
-    // The engines.
+    let (specs, protos) = engines(args, &variant, start.board().files)?;
+    let (tc, tc_text) = time_control(args)?;
+    let margin = parse_duration(&args.margin, "--margin")?;
+    let sprt = args
+        .sprt
+        .as_deref()
+        .map(Sprt::parse)
+        .transpose()
+        .map_err(CliError::Usage)?;
+    let openings = match &args.openings {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).map_err(|e| {
+                CliError::Usage(format!("cannot read opening file {}: {e}", path.display()))
+            })?;
+            Some(
+                referee::read_openings(&text, &path.display().to_string(), &variant)
+                    .map_err(CliError::Usage)?,
+            )
+        }
+        None => None,
+    };
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_nanos() as u64)
+    });
+    let mut records = args
+        .records
+        .as_deref()
+        .map(|path| append_to(path, "record"))
+        .transpose()?;
+    let log = args
+        .log
+        .as_deref()
+        .map(|path| append_to(path, "log"))
+        .transpose()?
+        .map(|file| std::sync::Arc::new(Mutex::new(file)));
+    let setup = Setup {
+        spec,
+        base: base.clone(),
+        specs,
+        protos,
+        tc,
+        margin,
+        max_plies: args
+            .max_plies
+            .map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
+        openings,
+        seed,
+        games: args.games as usize,
+        tc_text,
+        log,
+    };
+    let names = [setup.specs[0].name.clone(), setup.specs[1].name.clone()];
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "qi match {}: {} ({}) vs {} ({}), {} games, {}, {}",
+        variant.title(),
+        names[0],
+        setup.protos[0].name(),
+        names[1],
+        setup.protos[1].name(),
+        setup.games,
+        setup.tc_text,
+        match (&setup.openings, &args.openings) {
+            (Some(list), Some(path)) => format!("{} openings from {}", list.len(), path.display()),
+            _ => format!("random openings, seed {seed}"),
+        }
+    )?;
+    out.flush()?;
+    let (tally, sprt_end) = play_match(
+        &setup,
+        args.concurrency as usize,
+        sprt.as_ref(),
+        &names,
+        &mut records,
+        &mut out,
+    )?;
+    summary(&mut out, &names, &tally, sprt.as_ref(), sprt_end)
+}
+
+/// The two engines of `--engine` with their options (`--each`, then the `--option`s given
+/// after each), and the protocol each speaks; `files` is the board's width (ConnectMore
+/// plays 19x19 only). Two engines with one name are told apart as `NAME-1` and `NAME-2`.
+///
+/// # Errors
+/// [`CliError::Usage`] for a count other than two, a bad spec or option, a protocol the game
+/// does not speak, or a program path that does not exist.
+fn engines(
+    args: &MatchArgs,
+    variant: &Variant<'_>,
+    files: usize,
+) -> Result<([EngineSpec; 2], [Proto; 2]), CliError> {
+    let usage = CliError::Usage;
     if args.engines.len() != 2 {
         return Err(usage(format!(
             "a match needs exactly two --engine options, got {}",
@@ -371,17 +495,15 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
                 variant.spec.name(),
             )));
         }
+        let names =
+            |list: &[Proto], sep: &str| list.iter().map(|p| p.name()).collect::<Vec<_>>().join(sep);
         let proto = match spec.proto {
             Some(p) => p,
             None if spec.is_qi() => allowed[0],
             None => {
                 return Err(usage(format!(
                     "--engine '{text}': give proto={} for an external engine",
-                    allowed
-                        .iter()
-                        .map(|p| p.name())
-                        .collect::<Vec<_>>()
-                        .join("|")
+                    names(&allowed, "|")
                 )));
             }
         };
@@ -389,7 +511,7 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
             local::Local::new(variant.spec, &spec)
                 .map_err(|e| usage(format!("--engine '{text}': {e}")))?;
         }
-        if proto == Proto::ConnectMore && start.board().files != 19 {
+        if proto == Proto::ConnectMore && files != 19 {
             return Err(usage(format!(
                 "--engine '{text}': the ConnectMore protocol plays 19x19 only"
             )));
@@ -399,20 +521,17 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
                 "--engine '{text}': {} is not a {} protocol (expected {})",
                 proto.name(),
                 variant.title(),
-                allowed
-                    .iter()
-                    .map(|p| p.name())
-                    .collect::<Vec<_>>()
-                    .join(" or ")
+                names(&allowed, " or ")
             )));
         }
-        if let Some(cmd) = &spec.cmd {
-            if cmd.components().count() > 1 && !cmd.exists() {
-                return Err(usage(format!(
-                    "--engine '{text}': no program at {}",
-                    cmd.display()
-                )));
-            }
+        if let Some(cmd) = &spec.cmd
+            && cmd.components().count() > 1
+            && !cmd.exists()
+        {
+            return Err(usage(format!(
+                "--engine '{text}': no program at {}",
+                cmd.display()
+            )));
         }
         specs.push(spec);
         protos.push(proto);
@@ -421,203 +540,147 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
         specs[0].name.push_str("-1");
         specs[1].name.push_str("-2");
     }
-    // Time.
-    let tc = match (&args.tc, &args.movetime) {
-        (Some(tc), _) => parse_tc(tc)?,
+    let [a, b]: [EngineSpec; 2] = specs.try_into().expect("two engines");
+    Ok(([a, b], [protos[0], protos[1]]))
+}
+
+/// The time control of `--tc` or `--movetime` (1 s a move without either) and its text for
+/// the match's first line.
+///
+/// # Errors
+/// [`CliError::Usage`] for a bad duration or a zero `--movetime`.
+fn time_control(args: &MatchArgs) -> Result<(TimeControl, String), CliError> {
+    Ok(match (&args.tc, &args.movetime) {
+        (Some(tc), _) => (parse_tc(tc)?, tc.clone()),
         (None, Some(mt)) => {
             let t = parse_duration(mt, "--movetime")?;
             if t.is_zero() {
-                return Err(usage("--movetime must be above zero".to_string()));
+                return Err(CliError::Usage("--movetime must be above zero".to_string()));
             }
-            TimeControl::MoveTime(t)
+            (TimeControl::MoveTime(t), format!("{mt}/move"))
         }
-        (None, None) => TimeControl::MoveTime(Duration::from_secs(1)),
-    };
-    let tc_text = match (&args.tc, &args.movetime) {
-        (Some(t), _) => t.clone(),
-        (None, Some(m)) => format!("{m}/move"),
-        (None, None) => "1s/move".to_string(),
-    };
-    let margin = parse_duration(&args.margin, "--margin")?;
-    let sprt = args
-        .sprt
-        .as_deref()
-        .map(Sprt::parse)
-        .transpose()
-        .map_err(usage)?;
-    // Openings.
-    let openings = match &args.openings {
-        Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| usage(format!("cannot read opening file {}: {e}", path.display())))?;
-            Some(
-                referee::read_openings(&text, &path.display().to_string(), &variant)
-                    .map_err(usage)?,
-            )
-        }
-        None => None,
-    };
-    let seed = args.seed.unwrap_or_else(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(1, |d| d.as_nanos() as u64)
-    });
-    let mut records = match &args.records {
-        Some(path) => Some(
-            OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .map_err(|e| {
-                    CliError::Failed(format!("cannot open record file {}: {e}", path.display()))
-                })?,
+        (None, None) => (
+            TimeControl::MoveTime(Duration::from_secs(1)),
+            "1s/move".to_string(),
         ),
-        None => None,
-    };
-    let log = match &args.log {
-        Some(path) => Some(std::sync::Arc::new(Mutex::new(
-            OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .map_err(|e| {
-                    CliError::Failed(format!("cannot open log file {}: {e}", path.display()))
-                })?,
-        ))),
-        None => None,
-    };
-    let games = args.games as usize;
-    let title = variant.title();
-    let side_names = spec.side_names();
-    let setup = Setup {
-        spec,
-        base: base.clone(),
-        specs: [specs[0].clone(), specs[1].clone()],
-        protos: [protos[0], protos[1]],
-        tc,
-        margin,
-        max_plies: args
-            .max_plies
-            .map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
-        openings,
-        seed,
-        games,
-        tc_text,
-        log,
-    };
-    let names = [setup.specs[0].name.clone(), setup.specs[1].name.clone()];
-    let mut out = std::io::stdout().lock();
-    writeln!(
-        out,
-        "qi match {}: {} ({}) vs {} ({}), {} games, {}, {}",
-        title,
-        names[0],
-        setup.protos[0].name(),
-        names[1],
-        setup.protos[1].name(),
-        games,
-        setup.tc_text,
-        if setup.openings.is_some() {
-            format!(
-                "{} openings from {}",
-                setup.openings.as_ref().map_or(0, Vec::len),
-                args.openings
-                    .as_ref()
-                    .map_or(String::new(), |p| p.display().to_string())
-            )
-        } else {
-            format!("random openings, seed {seed}")
-        }
-    )?;
-    out.flush()?;
+    })
+}
 
+/// Opens `path` for appending (created if missing); `what` names the file in the error.
+///
+/// # Errors
+/// [`CliError::Failed`] when the file cannot be opened.
+fn append_to(path: &std::path::Path, what: &str) -> Result<std::fs::File, CliError> {
+    OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|e| CliError::Failed(format!("cannot open {what} file {}: {e}", path.display())))
+}
+
+/// Plays the match on `concurrency` workers, printing a line per finished game to `out` and
+/// its record to `records`; with `sprt`, stops once a bound is crossed (games finished after
+/// that are not counted). Returns the totals and the SPRT's early verdict, if any.
+///
+/// # Errors
+/// [`CliError::Usage`] when an engine cannot be started; [`CliError::Failed`] when the
+/// record file cannot be written; output errors.
+fn play_match(
+    setup: &Setup,
+    concurrency: usize,
+    sprt: Option<&Sprt>,
+    names: &[String; 2],
+    records: &mut Option<std::fs::File>,
+    out: &mut impl Write,
+) -> Result<(Tally, Option<SprtState>), CliError> {
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let (tx, rx) = channel::<Message>();
-    let workers = (args.concurrency as usize).min(games);
-    let mut wdl = Wdl::default();
-    let mut reasons: Vec<(String, u32)> = Vec::new();
-    let mut times = [MoveTimes::default(); 2];
+    let workers = concurrency.min(setup.games);
+    let mut tally = Tally::default();
     let mut fatal: Option<String> = None;
     let mut sprt_end: Option<SprtState> = None;
     let spawn_lock = Mutex::new(());
+    let side_names = setup.spec.side_names();
     std::thread::scope(|scope| -> Result<(), CliError> {
         for w in 0..workers {
             let tx = tx.clone();
-            let (setup, next, stop, spawn_lock) = (&setup, &next, &stop, &spawn_lock);
+            let (next, stop, spawn_lock) = (&next, &stop, &spawn_lock);
             scope.spawn(move || worker(w + 1, setup, next, stop, spawn_lock, &tx));
         }
         drop(tx);
-        let mut finished = 0;
         for msg in rx {
-            match msg {
+            let report = match msg {
                 Message::Fatal(m) => {
                     stop.store(true, Ordering::SeqCst);
                     fatal.get_or_insert(m);
+                    continue;
                 }
-                Message::Done(_) if stop.load(Ordering::SeqCst) => {
-                    // Finished after the match was stopped (SPRT or a fatal error): not counted.
-                }
-                Message::Done(report) => {
-                    finished += 1;
-                    let r = report.wdl();
-                    wdl.wins += r.wins;
-                    wdl.draws += r.draws;
-                    wdl.losses += r.losses;
-                    for (t, game) in times.iter_mut().zip(&report.times) {
-                        t.merge(game);
-                    }
-                    match reasons.iter_mut().find(|(k, _)| *k == report.reason) {
-                        Some((_, n)) => *n += 1,
-                        None => reasons.push((report.reason.clone(), 1)),
-                    }
-                    let (a, b) = if report.first == 0 {
-                        (&names[0], &names[1])
-                    } else {
-                        (&names[1], &names[0])
-                    };
-                    let why = match report.outcome {
-                        Outcome::Win(s) => {
-                            format!("{} wins: {}", side_names[s.index()], report.reason)
-                        }
-                        Outcome::Draw if report.reason.starts_with("draw") => report.reason.clone(),
-                        Outcome::Draw => format!("draw: {}", report.reason),
-                    };
-                    // One line per game: the result, why, and the running score.
-                    writeln!(
-                        out,
-                        "Finished game {} ({a} vs {b}): {} {{{why}}} [{} moves]; score {} - {} - {} \
-                         [{:.3}] after {finished}",
-                        report.index + 1,
-                        result_tag(report.outcome),
-                        report.plies,
-                        wdl.wins,
-                        wdl.losses,
-                        wdl.draws,
-                        wdl.score().unwrap_or(0.5),
-                    )?;
-                    out.flush()?;
-                    if let Some(f) = &mut records {
-                        f.write_all(report.record.as_bytes()).map_err(|e| {
-                            CliError::Failed(format!("cannot write the record file: {e}"))
-                        })?;
-                    }
-                    if let Some(s) = &sprt {
-                        let state = s.state(s.llr(&wdl));
-                        if state != SprtState::Continue && sprt_end.is_none() {
-                            sprt_end = Some(state);
-                            stop.store(true, Ordering::SeqCst);
-                        }
-                    }
+                // Finished after the match was stopped (SPRT or a fatal error): not counted.
+                Message::Done(_) if stop.load(Ordering::SeqCst) => continue,
+                Message::Done(report) => report,
+            };
+            tally.add(&report);
+            let (a, b) = if report.first == 0 {
+                (&names[0], &names[1])
+            } else {
+                (&names[1], &names[0])
+            };
+            let why = match report.outcome {
+                Outcome::Win(s) => format!("{} wins: {}", side_names[s.index()], report.reason),
+                Outcome::Draw if report.reason.starts_with("draw") => report.reason.clone(),
+                Outcome::Draw => format!("draw: {}", report.reason),
+            };
+            let wdl = &tally.wdl;
+            // One line per game: the result, why, and the running score.
+            writeln!(
+                out,
+                "Finished game {} ({a} vs {b}): {} {{{why}}} [{} moves]; score {} - {} - {} \
+                 [{:.3}] after {}",
+                report.index + 1,
+                result_tag(report.outcome),
+                report.plies,
+                wdl.wins,
+                wdl.losses,
+                wdl.draws,
+                wdl.score().unwrap_or(0.5),
+                tally.finished,
+            )?;
+            out.flush()?;
+            if let Some(f) = records {
+                f.write_all(report.record.as_bytes())
+                    .map_err(|e| CliError::Failed(format!("cannot write the record file: {e}")))?;
+            }
+            if let Some(s) = sprt {
+                let state = s.state(s.llr(&tally.wdl));
+                if state != SprtState::Continue && sprt_end.is_none() {
+                    sprt_end = Some(state);
+                    stop.store(true, Ordering::SeqCst);
                 }
             }
         }
         Ok(())
     })?;
-    if let Some(m) = fatal {
-        return Err(CliError::Usage(m));
+    match fatal {
+        Some(m) => Err(CliError::Usage(m)),
+        None => Ok((tally, sprt_end)),
     }
-    // Summary.
+}
+
+/// Prints the match's summary: games, W/L/D and points of the first engine, the Elo
+/// difference with its 95 % interval, the SPRT's log-likelihood ratio and verdict, how the
+/// games ended and each engine's time per move.
+///
+/// # Errors
+/// Output errors.
+fn summary(
+    out: &mut impl Write,
+    names: &[String; 2],
+    tally: &Tally,
+    sprt: Option<&Sprt>,
+    sprt_end: Option<SprtState>,
+) -> Result<(), CliError> {
+    let wdl = &tally.wdl;
     writeln!(out, "Match finished: {} games", wdl.games())?;
     writeln!(
         out,
@@ -649,8 +712,8 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
             fmt_elo(hi)
         )?;
     }
-    if let Some(s) = &sprt {
-        let llr = s.llr(&wdl);
+    if let Some(s) = sprt {
+        let llr = s.llr(wdl);
         let (lower, upper) = s.bounds();
         let verdict = match s.state(llr) {
             SprtState::H1 => "H1 accepted",
@@ -674,10 +737,10 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
             }
         )?;
     }
-    for (reason, n) in &reasons {
+    for (reason, n) in &tally.reasons {
         writeln!(out, "  {n} x {reason}")?;
     }
-    for (name, t) in names.iter().zip(&times) {
+    for (name, t) in names.iter().zip(&tally.times) {
         writeln!(
             out,
             "Time per move, {name}: mean {:.0} ms, longest {:.0} ms over {} move{}",
