@@ -557,70 +557,7 @@ impl Brain {
             return Ok(true);
         }
         if self.block != Block::None {
-            if text.eq_ignore_ascii_case("DONE") {
-                let block = std::mem::replace(&mut self.block, Block::None);
-                if let Some(why) = self.pending_error.take() {
-                    self.pending.clear();
-                    return line(out, &format!("ERROR {why}")).map(|()| true);
-                }
-                match block {
-                    Block::Board | Block::YxBoard => {
-                        let stones = std::mem::take(&mut self.pending);
-                        match self.board_from(&stones) {
-                            Ok(b) if block == Block::Board && b.game_end().is_some() => {
-                                let why = game_over(&b, b.side_to_move()).expect("over");
-                                line(out, &format!("ERROR BOARD: {why}"))?;
-                            }
-                            Ok(b) => {
-                                self.board = Some(b);
-                                if block == Block::Board {
-                                    self.think_and_play(out)?;
-                                }
-                            }
-                            Err(why) => line(out, &format!("ERROR {why}"))?,
-                        }
-                    }
-                    Block::Swap2 => {
-                        self.swap2(out)?;
-                        self.pending.clear();
-                    }
-                    Block::None => {}
-                }
-                return Ok(true);
-            }
-            // x,y,f (BOARD, YXBOARD) or x,y (SWAP2BOARD).
-            let parts: Vec<&str> = text.split(',').map(str::trim).collect();
-            let parsed = match (self.block, parts.len()) {
-                (Block::Swap2, 2) | (Block::Swap2, 3) => self
-                    .parse_point(&format!("{},{}", parts[0], parts[1]))
-                    .map(|p| (p, 0)),
-                (_, 3) => self
-                    .parse_point(&format!("{},{}", parts[0], parts[1]))
-                    .and_then(|p| match parts[2] {
-                        "1" => Ok((p, 1)),
-                        "2" => Ok((p, 2)),
-                        "3" => Ok((p, 3)),
-                        f => Err(format!("bad stone owner {f:?}: expected 1, 2 or 3")),
-                    }),
-                _ => Err(format!("bad board line {text:?}: expected x,y,f")),
-            };
-            match parsed {
-                Ok((p, f)) => {
-                    if self.pending.iter().any(|s| s.0 == p) {
-                        self.pending_error.get_or_insert(format!(
-                            "{},{} given twice",
-                            p.x(),
-                            p.y()
-                        ));
-                    } else if f != 3 {
-                        self.pending.push((p, f));
-                    }
-                }
-                Err(why) => {
-                    self.pending_error.get_or_insert(why);
-                }
-            }
-            return Ok(true);
+            return self.block_line(text, out).map(|()| true);
         }
         let (cmd, rest) = match text.split_once(char::is_whitespace) {
             Some((c, r)) => (c.to_ascii_uppercase(), r.trim()),
@@ -628,13 +565,7 @@ impl Brain {
         };
         match cmd.as_str() {
             "START" => match rest.parse::<usize>() {
-                Ok(n) if (MIN_SIZE..=MAX_SIZE).contains(&n) => {
-                    self.size = n;
-                    self.board = Some(self.new_board());
-                    self.engine.clear();
-                    self.own_used = Duration::ZERO;
-                    line(out, "OK")?;
-                }
+                Ok(n) if (MIN_SIZE..=MAX_SIZE).contains(&n) => self.start(n, out)?,
                 Ok(n) => line(
                     out,
                     &format!("ERROR unsupported size {n}: expected 5 to 26"),
@@ -649,11 +580,7 @@ impl Brain {
                     rest.split(',').map(|s| s.trim().parse().ok()).collect();
                 match dims.as_slice() {
                     [Some(w), Some(h)] if w == h && (MIN_SIZE..=MAX_SIZE).contains(w) => {
-                        self.size = *w;
-                        self.board = Some(self.new_board());
-                        self.engine.clear();
-                        self.own_used = Duration::ZERO;
-                        line(out, "OK")?;
+                        self.start(*w, out)?;
                     }
                     [Some(w), Some(h)] => line(
                         out,
@@ -666,10 +593,7 @@ impl Brain {
                 if self.board.is_none() {
                     line(out, "ERROR RESTART before START")?;
                 } else {
-                    self.board = Some(self.new_board());
-                    self.engine.clear();
-                    self.own_used = Duration::ZERO;
-                    line(out, "OK")?;
+                    self.start(self.size, out)?;
                 }
             }
             "BEGIN" => match &self.board {
@@ -679,47 +603,8 @@ impl Brain {
                 }
                 Some(_) => self.think_and_play(out)?,
             },
-            "TURN" => {
-                let p = self.parse_point(rest);
-                match (p, &self.board) {
-                    (_, None) => line(out, "ERROR TURN before START")?,
-                    (Err(why), _) => line(out, &format!("ERROR TURN: {why}"))?,
-                    (Ok(p), Some(b)) if !b.is_empty(p) => {
-                        line(out, &format!("ERROR TURN: {},{} is occupied", p.x(), p.y()))?
-                    }
-                    (Ok(_), Some(b)) if b.game_end().is_some() => line(
-                        out,
-                        &format!(
-                            "ERROR TURN: {}",
-                            game_over(b, b.side_to_move().opponent()).expect("over")
-                        ),
-                    )?,
-                    (Ok(p), Some(_)) => {
-                        let b = self.board.as_mut().expect("board");
-                        b.play(p);
-                        if let Some(why) = game_over(b, b.side_to_move()) {
-                            b.undo(p);
-                            line(out, &format!("ERROR TURN: {why}"))?;
-                        } else {
-                            self.think_and_play(out)?;
-                        }
-                    }
-                }
-            }
-            "PLAY" => {
-                let p = self.parse_point(rest);
-                match (p, &self.board) {
-                    (_, None) => line(out, "ERROR PLAY before START")?,
-                    (Err(why), _) => line(out, &format!("ERROR PLAY: {why}"))?,
-                    (Ok(p), Some(b)) if !b.is_empty(p) => {
-                        line(out, &format!("ERROR PLAY: {},{} is occupied", p.x(), p.y()))?
-                    }
-                    (Ok(p), Some(_)) => {
-                        self.board.as_mut().expect("board").play(p);
-                        line(out, &ok_coords(p))?;
-                    }
-                }
-            }
+            "TURN" => self.turn(rest, out)?,
+            "PLAY" => self.play(rest, out)?,
             "BOARD" | "YXBOARD" | "SWAP2BOARD" => {
                 if self.board.is_none() {
                     // Accept the block but answer with an error at DONE.
@@ -732,58 +617,7 @@ impl Brain {
                 };
                 self.pending.clear();
             }
-            "TAKEBACK" => {
-                let p = self.parse_point(rest);
-                match (p, &self.board) {
-                    (_, None) => line(out, "ERROR TAKEBACK before START")?,
-                    (Err(why), _) => line(out, &format!("ERROR TAKEBACK: {why}"))?,
-                    (Ok(p), Some(b)) if b.is_empty(p) => line(
-                        out,
-                        &format!("ERROR TAKEBACK: no stone on {},{}", p.x(), p.y()),
-                    )?,
-                    (Ok(p), Some(b)) => {
-                        let who = b.stone(p).expect("stone");
-                        if b.history().last() == Some(&p) {
-                            self.board.as_mut().expect("board").undo(p);
-                            line(out, "OK")?;
-                        } else if b.history().is_empty() && who != b.side_to_move() {
-                            // A board set from stones (no move order): any stone of the side
-                            // that moved last; that side is to move again.
-                            let (mut black, mut white) = stone_sets(b);
-                            black.retain(|&q| q != p);
-                            white.retain(|&q| q != p);
-                            match Board::from_stones(
-                                self.size,
-                                self.rule,
-                                &black,
-                                &white,
-                                Some(who),
-                            ) {
-                                Ok(nb) => {
-                                    self.board = Some(nb);
-                                    line(out, "OK")?;
-                                }
-                                Err(e) => line(out, &format!("ERROR TAKEBACK: {e}"))?,
-                            }
-                        } else {
-                            let why = match b.history().last() {
-                                Some(last) => {
-                                    format!("the last stone is {},{}", last.x(), last.y())
-                                }
-                                None => "it is not a stone of the side that moved last".to_string(),
-                            };
-                            line(
-                                out,
-                                &format!(
-                                    "ERROR TAKEBACK: {},{} is not the last stone played ({why}); only the last move can be taken back",
-                                    p.x(),
-                                    p.y()
-                                ),
-                            )?;
-                        }
-                    }
-                }
-            }
+            "TAKEBACK" => self.takeback(rest, out)?,
             "INFO" => match self.info(rest) {
                 Ok(None) => {}
                 Ok(Some(message)) => line(out, &message)?,
@@ -795,11 +629,11 @@ impl Brain {
             "ABOUT" => line(out, ABOUT)?,
             "YXSHOWFORBID" => {
                 let mut s = String::from("FORBID ");
-                if let Some(b) = &self.board {
-                    if b.rule() == Rule::Renju {
-                        for (p, _) in b.forbidden_points() {
-                            s.push_str(&format!("{:02}{:02}", p.x(), p.y()));
-                        }
+                if let Some(b) = &self.board
+                    && b.rule() == Rule::Renju
+                {
+                    for (p, _) in b.forbidden_points() {
+                        s.push_str(&format!("{:02}{:02}", p.x(), p.y()));
                     }
                 }
                 s.push('.');
@@ -808,6 +642,176 @@ impl Brain {
             _ => line(out, &format!("UNKNOWN {cmd}"))?,
         }
         Ok(true)
+    }
+
+    /// `START`, `RECTSTART`, `RESTART`: an empty `size`x`size` board under the current rule,
+    /// a fresh engine and match clock; answers `OK`.
+    fn start(&mut self, size: usize, out: &mut dyn Write) -> io::Result<()> {
+        self.size = size;
+        self.board = Some(self.new_board());
+        self.engine.clear();
+        self.own_used = Duration::ZERO;
+        line(out, "OK")
+    }
+
+    /// A line inside a `BOARD`, `YXBOARD` or `SWAP2BOARD` block: a stone (`x,y,f`; `x,y`
+    /// for SWAP2BOARD), kept until `DONE`, which sets the board (and, after `BOARD`, plays)
+    /// or answers the block's first error.
+    fn block_line(&mut self, text: &str, out: &mut dyn Write) -> io::Result<()> {
+        if text.eq_ignore_ascii_case("DONE") {
+            let block = std::mem::replace(&mut self.block, Block::None);
+            if let Some(why) = self.pending_error.take() {
+                self.pending.clear();
+                return line(out, &format!("ERROR {why}"));
+            }
+            match block {
+                Block::Board | Block::YxBoard => {
+                    let stones = std::mem::take(&mut self.pending);
+                    match self.board_from(&stones) {
+                        Ok(b) if block == Block::Board && b.game_end().is_some() => {
+                            let why = game_over(&b, b.side_to_move()).expect("over");
+                            line(out, &format!("ERROR BOARD: {why}"))?;
+                        }
+                        Ok(b) => {
+                            self.board = Some(b);
+                            if block == Block::Board {
+                                self.think_and_play(out)?;
+                            }
+                        }
+                        Err(why) => line(out, &format!("ERROR {why}"))?,
+                    }
+                }
+                Block::Swap2 => {
+                    self.swap2(out)?;
+                    self.pending.clear();
+                }
+                Block::None => {}
+            }
+            return Ok(());
+        }
+        // x,y,f (BOARD, YXBOARD) or x,y (SWAP2BOARD).
+        let parts: Vec<&str> = text.split(',').map(str::trim).collect();
+        let parsed = match (self.block, parts.len()) {
+            (Block::Swap2, 2) | (Block::Swap2, 3) => self
+                .parse_point(&format!("{},{}", parts[0], parts[1]))
+                .map(|p| (p, 0)),
+            (_, 3) => self
+                .parse_point(&format!("{},{}", parts[0], parts[1]))
+                .and_then(|p| match parts[2] {
+                    "1" => Ok((p, 1)),
+                    "2" => Ok((p, 2)),
+                    "3" => Ok((p, 3)),
+                    f => Err(format!("bad stone owner {f:?}: expected 1, 2 or 3")),
+                }),
+            _ => Err(format!("bad board line {text:?}: expected x,y,f")),
+        };
+        match parsed {
+            Ok((p, f)) => {
+                if self.pending.iter().any(|s| s.0 == p) {
+                    self.pending_error
+                        .get_or_insert(format!("{},{} given twice", p.x(), p.y()));
+                } else if f != 3 {
+                    self.pending.push((p, f));
+                }
+            }
+            Err(why) => {
+                self.pending_error.get_or_insert(why);
+            }
+        }
+        Ok(())
+    }
+
+    /// `TURN x,y`: the opponent's stone, then our answer; a refused stone leaves the board
+    /// as it was.
+    fn turn(&mut self, rest: &str, out: &mut dyn Write) -> io::Result<()> {
+        let p = self.parse_point(rest);
+        match (p, &self.board) {
+            (_, None) => line(out, "ERROR TURN before START"),
+            (Err(why), _) => line(out, &format!("ERROR TURN: {why}")),
+            (Ok(p), Some(b)) if !b.is_empty(p) => {
+                line(out, &format!("ERROR TURN: {},{} is occupied", p.x(), p.y()))
+            }
+            (Ok(_), Some(b)) if b.game_end().is_some() => line(
+                out,
+                &format!(
+                    "ERROR TURN: {}",
+                    game_over(b, b.side_to_move().opponent()).expect("over")
+                ),
+            ),
+            (Ok(p), Some(_)) => {
+                let b = self.board.as_mut().expect("board");
+                b.play(p);
+                if let Some(why) = game_over(b, b.side_to_move()) {
+                    b.undo(p);
+                    line(out, &format!("ERROR TURN: {why}"))
+                } else {
+                    self.think_and_play(out)
+                }
+            }
+        }
+    }
+
+    /// `PLAY x,y`: the manager plays our stone (after a `SUGGEST`); answers its coordinates.
+    fn play(&mut self, rest: &str, out: &mut dyn Write) -> io::Result<()> {
+        let p = self.parse_point(rest);
+        match (p, &self.board) {
+            (_, None) => line(out, "ERROR PLAY before START"),
+            (Err(why), _) => line(out, &format!("ERROR PLAY: {why}")),
+            (Ok(p), Some(b)) if !b.is_empty(p) => {
+                line(out, &format!("ERROR PLAY: {},{} is occupied", p.x(), p.y()))
+            }
+            (Ok(p), Some(_)) => {
+                self.board.as_mut().expect("board").play(p);
+                line(out, &ok_coords(p))
+            }
+        }
+    }
+
+    /// `TAKEBACK x,y`: takes back the last stone played; on a board set from stones (no
+    /// move order), any stone of the side that moved last, which is then to move again.
+    fn takeback(&mut self, rest: &str, out: &mut dyn Write) -> io::Result<()> {
+        let p = self.parse_point(rest);
+        let (p, b) = match (p, &self.board) {
+            (_, None) => return line(out, "ERROR TAKEBACK before START"),
+            (Err(why), _) => return line(out, &format!("ERROR TAKEBACK: {why}")),
+            (Ok(p), Some(b)) if b.is_empty(p) => {
+                return line(
+                    out,
+                    &format!("ERROR TAKEBACK: no stone on {},{}", p.x(), p.y()),
+                );
+            }
+            (Ok(p), Some(b)) => (p, b),
+        };
+        let who = b.stone(p).expect("stone");
+        if b.history().last() == Some(&p) {
+            self.board.as_mut().expect("board").undo(p);
+            line(out, "OK")
+        } else if b.history().is_empty() && who != b.side_to_move() {
+            let (mut black, mut white) = stone_sets(b);
+            black.retain(|&q| q != p);
+            white.retain(|&q| q != p);
+            match Board::from_stones(self.size, self.rule, &black, &white, Some(who)) {
+                Ok(nb) => {
+                    self.board = Some(nb);
+                    line(out, "OK")
+                }
+                Err(e) => line(out, &format!("ERROR TAKEBACK: {e}")),
+            }
+        } else {
+            let why = match b.history().last() {
+                Some(last) => format!("the last stone is {},{}", last.x(), last.y()),
+                None => "it is not a stone of the side that moved last".to_string(),
+            };
+            line(
+                out,
+                &format!(
+                    "ERROR TAKEBACK: {},{} is not the last stone played ({why}); only the last \
+                     move can be taken back",
+                    p.x(),
+                    p.y()
+                ),
+            )
+        }
     }
 }
 
