@@ -8,7 +8,8 @@
 //!   turn and after its first stone;
 //! - `sp1-part.txt`: 130 games of `qi selfplay connect6 --nodes 20000 --threads 2 --seed 61`.
 //!
-//! Changed by hand afterwards (session 16, `docs/connect6-engine.md`): the opponent's windows
+//! Changed by hand afterwards (docs/experiments.md, "iterations by whole turns, and style
+//! against strength", 2026-12-05): the opponent's windows
 //! of two and three (`turn{1,2}_opp.{2,3}`, fitted 14, 40, 39, 66) are worth twice the fit.
 //! The fit predicts results; against Cloudict (480 games over two builds) the doubled values
 //! won as many games in all and more as White.

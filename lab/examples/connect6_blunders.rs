@@ -21,7 +21,7 @@
 //! ```
 //!
 //! Threat searches use up to 200,000 nodes (2 s; 50,000 and 300 ms in `brute`); "unknown"
-//! is a check cut short. Measurements with it: docs/connect6-engine.md.
+//! is a check cut short. Measurements with it: docs/experiments.md (the blunder audit).
 use std::time::{Duration, Instant};
 
 use connect6::engine::{Engine, EngineLimits};
