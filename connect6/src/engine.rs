@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use game_core::score::mate_in;
-use game_core::search::{Limits, MAX_DEPTH, PvLine, SearchOptions, Searcher};
+use game_core::search::{Limits, MAX_DEPTH, PvLine, SearchOptions, SearchResult, Searcher};
 use game_core::skill::Skill;
 use game_core::{Position, Score};
 
@@ -35,9 +35,9 @@ pub const ROOT_FIRST: usize = 14;
 pub const ROOT_SECOND: usize = 8;
 /// Fraction of the search's share of the turn after which the alpha-beta search starts no
 /// new iteration. 1.0: iterations start until the share ends, and the last one, cut at the
-/// deadline, still gives its fully searched better root moves (against Cloudict at 500 ms a
-/// move, session 17: 131 wins of 240 with the shares below, 136 with the old ones, against
-/// 126 with 0.7, which left search turns about 70% of the turn; 0.5 had left 60% unused).
+/// deadline, still gives its fully searched better root moves (0.7 left search turns about
+/// 70% of the turn and won fewer games against Cloudict: docs/experiments.md, "all of the
+/// turn to the search").
 pub const ITERATION_START: f32 = 1.0;
 /// Fraction of the turn's time by which the defensive threat search (finding the opponent's
 /// wins and the turns that stop them) must end.
@@ -171,6 +171,46 @@ enum Verdict {
     Unknown,
 }
 
+/// A turn decided without the main search ([`Engine::think_stoppable`]'s early answers).
+struct QuickTurn {
+    stones: Vec<Stone>,
+    score: Score,
+    decision: Decision,
+    nodes: u64,
+}
+
+/// The turns the main search chooses among, and what the defence found out about them.
+struct Candidates {
+    /// Candidate turns (first stone, second stone), best first.
+    turns: Vec<Vec<Stone>>,
+    /// The opponent threatens a six: every candidate blocks.
+    forced: bool,
+    /// The opponent threatens, or would win by continuous threats given a free turn.
+    danger: bool,
+    /// The chosen turn is verified against the opponent's threats afterwards.
+    verify: bool,
+}
+
+/// What the main search (and the second stone's search) chose.
+struct SearchedTurn {
+    result: SearchResult<Stone>,
+    /// The turn chosen, before the verification.
+    turn: Vec<Stone>,
+    /// The principal variation from the turn's first stone, as far as the searches know it.
+    line: Vec<Stone>,
+    /// The principal variation of the last iteration reported (empty: none was).
+    last_reported: Vec<Point>,
+}
+
+/// Shared-search depth in stones as turns: the first turn's `left` stones count as one.
+fn to_turns(depth: u32, left: usize) -> u32 {
+    if depth == 0 {
+        0
+    } else {
+        (depth.saturating_sub(left as u32)) / 2 + 1
+    }
+}
+
 /// The connect6 engine. Keep one per game: its tables carry over between turns.
 pub struct Engine {
     tss: ThreatSearch,
@@ -299,8 +339,8 @@ impl Engine {
     /// its turn is then checked by a threat search for the opponent; when that proves a win,
     /// the engine plays the first other turn after which it proves none: pairs through the
     /// stones of the opponent's winning turn first, then the other candidate turns.
-    /// Measured against Cloudict (depth 4) at 500 ms a move, 120 games: 45 wins off, 56 on,
-    /// 66 with [`Engine::set_single_threat_check`] too (docs/connect6-engine.md).
+    /// It wins games against Cloudict, more with [`Engine::set_single_threat_check`]
+    /// (docs/experiments.md, "verifying the chosen turn").
     pub fn set_verify(&mut self, on: bool) {
         self.verify = on;
     }
@@ -315,9 +355,8 @@ impl Engine {
 
     /// Switches the main search's check extension on or off (default on): one stone deeper
     /// after each stone that leaves the side to move facing threats, so that the threat
-    /// sequences behind a quiet turn reach past the horizon less often. Measured against
-    /// Cloudict (depth 4) at 500 ms a move, 480 games: 287 wins on, 267 off
-    /// (docs/connect6-engine.md).
+    /// sequences behind a quiet turn reach past the horizon less often (it won more games
+    /// against Cloudict: docs/experiments.md, "the check extension").
     pub fn set_check_extension(&mut self, on: bool) {
         self.searcher.set_check_extension(on);
     }
@@ -363,31 +402,100 @@ impl Engine {
             ..limits.clone()
         };
         let size = pos.size();
+        let left = pos.stones_this_turn();
         let mut pos = pos.clone();
+        let tss_budget = self.tss_budget(limits);
+        let quick = match self.quick_turn(&mut pos, limits, start, tss_budget) {
+            Some(quick) => Err(quick),
+            None => self.candidates(&mut pos, limits, start, tss_budget),
+        };
+        let roots = match quick {
+            Ok(roots) => roots,
+            Err(quick) => {
+                let turn: Vec<Point> = quick.stones.iter().map(|s| s.point(size)).collect();
+                return Some(Analysis {
+                    pv: turn.clone(),
+                    turn,
+                    score: quick.score,
+                    depth: 0,
+                    nodes: quick.nodes,
+                    decision: quick.decision,
+                    lines: Vec::new(),
+                    time: start.elapsed(),
+                });
+            }
+        };
+        let searched = self.search_turn(&mut pos, limits, start, &roots, stop, &mut report);
+        let mut turn = searched.turn.clone();
+        let mut decision = if roots.forced {
+            Decision::Forced
+        } else {
+            Decision::Search
+        };
+        if roots.verify {
+            let deadline = limits.time.map(|t| start + t);
+            let budget = tss_budget / VERIFY_CHECKS;
+            turn = self.verify_turn(&mut pos, turn, &roots.turns, budget, deadline);
+            if turn != searched.turn {
+                decision = Decision::Defended;
+            }
+        }
+        let line = &searched.line;
+        let mut pv: Vec<Point> = turn.iter().map(|s| s.point(size)).collect();
+        if line.len() > turn.len() && line[..turn.len()] == turn[..] {
+            pv.extend(line[turn.len()..].iter().map(|s| s.point(size)));
+        }
+        let result = &searched.result;
+        let lines = if self.multipv > 1 {
+            result
+                .lines
+                .iter()
+                .map(|l| PvLine {
+                    score: l.score,
+                    pv: l.pv.iter().map(|s| s.point(size)).collect(),
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let analysis = Analysis {
+            turn: turn.iter().map(|s| s.point(size)).collect(),
+            score: result.score,
+            depth: to_turns(result.depth, left),
+            nodes: result.nodes + self.tss.nodes(),
+            decision,
+            pv,
+            lines,
+            time: start.elapsed(),
+        };
+        // The last line shown always starts with the turn played: the answer is reported
+        // once more when its line differs from the last iteration's.
+        if !searched.last_reported.is_empty() && analysis.pv != searched.last_reported {
+            report(&analysis);
+        }
+        Some(analysis)
+    }
+
+    /// A turn found without the main search: Black's first stone (the centre), a six, or a
+    /// win by our continuous threats (the threat search ends by 20% of the turn).
+    fn quick_turn(
+        &mut self,
+        pos: &mut Connect6,
+        limits: &EngineLimits,
+        start: Instant,
+        tss_budget: u64,
+    ) -> Option<QuickTurn> {
+        let size = pos.size();
         // Stones of this turn: two, or one on Black's first turn or on the last empty point.
         let left = pos.stones_this_turn();
-        let done = |stones: Vec<Stone>, score, decision, nodes| {
-            let turn: Vec<Point> = stones.iter().map(|s| s.point(size)).collect();
-            Some(Analysis {
-                pv: turn.clone(),
-                turn,
-                score,
-                depth: 0,
-                nodes,
-                decision,
-                lines: Vec::new(),
-                time: start.elapsed(),
-            })
-        };
-
         if pos.stone_count() == 0 {
             let c = size / 2;
-            return done(
-                vec![Stone::from_index(c * size + c)],
-                0,
-                Decision::Opening,
-                0,
-            );
+            return Some(QuickTurn {
+                stones: vec![Stone::from_index(c * size + c)],
+                score: 0,
+                decision: Decision::Opening,
+                nodes: 0,
+            });
         }
         if let Some(w) = pos.winning_window() {
             let mut stones: Vec<Stone> = pos.window_empties(w).map(Stone::from_index).collect();
@@ -401,36 +509,54 @@ impl Engine {
                     stones.push(other);
                 }
             }
-            return done(stones, mate_in(1), Decision::Win, 0);
+            return Some(QuickTurn {
+                stones,
+                score: mate_in(1),
+                decision: Decision::Win,
+                nodes: 0,
+            });
         }
-        let tss_budget = self.tss_budget(limits);
         let tss_deadline = limits.time.map(|t| start + t.mul_f32(0.2));
         // A weak level (a skill without threat searches) sees no threat win either.
         let own_threats = self.threat_search || self.skill.is_none();
-        if let Some(win) = own_threats
+        let win = own_threats
             .then(|| {
                 self.tss
-                    .find_win(&mut pos, self.threat_turns, tss_budget, tss_deadline)
+                    .find_win(pos, self.threat_turns, tss_budget, tss_deadline)
             })
-            .flatten()
-        {
-            let nodes = win.nodes;
-            return done(
-                win.turn,
-                mate_in(4 * win.turns),
-                Decision::ThreatWin(win.turns),
-                nodes,
-            );
-        }
+            .flatten()?;
+        Some(QuickTurn {
+            stones: win.turn,
+            score: mate_in(4 * win.turns),
+            decision: Decision::ThreatWin(win.turns),
+            nodes: win.nodes,
+        })
+    }
 
-        let mut roots = self.root_turns(&mut pos, ROOT_FIRST, ROOT_SECOND);
+    /// The candidate turns the main search chooses among, with the defence's threat
+    /// searches (by [`DEFENCE_SHARE`] of the turn) removing those that lose to the
+    /// opponent's continuous threats; `Err` with the turn when only one is left (forced).
+    fn candidates(
+        &mut self,
+        pos: &mut Connect6,
+        limits: &EngineLimits,
+        start: Instant,
+        tss_budget: u64,
+    ) -> Result<Candidates, QuickTurn> {
+        let left = pos.stones_this_turn();
+        let mut roots = self.root_turns(pos, ROOT_FIRST, ROOT_SECOND);
         let forced = pos.in_check();
         if roots.len() == 1 {
-            return done(roots.pop().expect("one root"), 0, Decision::Forced, 0);
+            return Err(QuickTurn {
+                stones: roots.pop().expect("one root"),
+                score: 0,
+                decision: Decision::Forced,
+                nodes: 0,
+            });
         }
         if left == 2 && self.threat_search && self.defence {
             let deadline = limits.time.map(|t| start + t.mul_f32(DEFENCE_SHARE));
-            self.defend_against_threat_search(&mut pos, &mut roots, tss_budget / 2, deadline);
+            self.defend_against_threat_search(pos, &mut roots, tss_budget / 2, deadline);
         }
 
         // Whether the opponent has threats, or would win by continuous threats given a free
@@ -443,12 +569,10 @@ impl Engine {
                 let state = pos.pass_turn();
                 let win = self
                     .tss
-                    .find_win(&mut pos, self.threat_turns, tss_budget, deadline);
+                    .find_win(pos, self.threat_turns, tss_budget, deadline);
                 pos.set_turn_state(state);
                 win.is_some()
             });
-
-        let verify = left == 2 && self.threat_search && self.verify;
 
         if roots.is_empty() {
             let mut any = Vec::new();
@@ -457,15 +581,35 @@ impl Engine {
             roots.push(any);
         }
         if roots.len() == 1 {
-            return done(
-                roots.pop().expect("one root"),
-                0,
-                Decision::Forced,
-                self.tss.nodes(),
-            );
+            return Err(QuickTurn {
+                stones: roots.pop().expect("one root"),
+                score: 0,
+                decision: Decision::Forced,
+                nodes: self.tss.nodes(),
+            });
         }
+        Ok(Candidates {
+            turns: roots,
+            forced,
+            danger,
+            verify: left == 2 && self.threat_search && self.verify,
+        })
+    }
 
-        // The shared search over the first stones of the candidate turns.
+    /// The main search over the first stones of the candidate turns (reporting each
+    /// iteration), then the second stone: the principal variation's when it is a candidate
+    /// with the first, else a search of its own among them.
+    fn search_turn(
+        &mut self,
+        pos: &mut Connect6,
+        limits: &EngineLimits,
+        start: Instant,
+        roots: &Candidates,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&Analysis),
+    ) -> SearchedTurn {
+        let size = pos.size();
+        let left = pos.stones_this_turn();
         let max_turns =
             limits
                 .depth
@@ -475,14 +619,14 @@ impl Engine {
                     4
                 });
         let plies = |turns: u32| (left as u32 + 2 * (turns.max(1) - 1)).min(MAX_DEPTH);
-        let firsts = first_stones(&roots);
+        let firsts = first_stones(&roots.turns);
         let remaining = limits.time.map(|t| {
             let left = t
                 .saturating_sub(start.elapsed())
                 .max(Duration::from_millis(1));
-            if !verify {
+            if !roots.verify {
                 left
-            } else if danger {
+            } else if roots.danger {
                 left.mul_f32(VERIFY_SHARE)
             } else {
                 left.mul_f32(SEARCH_SHARE)
@@ -505,41 +649,29 @@ impl Engine {
             multipv: self.skill.map_or(1, |k| k.multipv).max(self.multipv),
             ..Limits::default()
         };
-        let decision = if forced {
+        let decision = if roots.forced {
             Decision::Forced
         } else {
             Decision::Search
         };
-        let to_turns = |d: u32| {
-            if d == 0 {
-                0
-            } else {
-                (d.saturating_sub(left as u32)) / 2 + 1
-            }
-        };
-        // The principal variation of the last report: the final answer is reported again
-        // when it differs, so that the last line shown always starts with the turn played.
         let mut last_reported: Vec<Point> = Vec::new();
-        let result = {
-            let searcher = &mut self.searcher;
-            searcher.search(&pos, &search_limits, stop, |r| {
-                let pv: Vec<Point> = r.pv.iter().map(|s| s.point(size)).collect();
-                last_reported.clone_from(&pv);
-                report(&Analysis {
-                    turn: pv.iter().copied().take(left).collect(),
-                    score: r.score,
-                    depth: to_turns(r.depth),
-                    nodes: r.nodes,
-                    decision,
-                    pv,
-                    lines: Vec::new(),
-                    time: start.elapsed(),
-                });
-            })
-        };
+        let result = self.searcher.search(pos, &search_limits, stop, |r| {
+            let pv: Vec<Point> = r.pv.iter().map(|s| s.point(size)).collect();
+            last_reported.clone_from(&pv);
+            report(&Analysis {
+                turn: pv.iter().copied().take(left).collect(),
+                score: r.score,
+                depth: to_turns(r.depth, left),
+                nodes: r.nodes,
+                decision,
+                pv,
+                lines: Vec::new(),
+                time: start.elapsed(),
+            });
+        });
         // A level plays the line its skill chooses.
         let result = result.play_line(self.skill, pos.key());
-        let first = result.best_move.unwrap_or(roots[0][0]);
+        let first = result.best_move.unwrap_or(roots.turns[0][0]);
         let mut turn = vec![first];
         // The principal variation from the first stone on, as far as the searches know it.
         let mut line: Vec<Stone> = if result.pv.first() == Some(&first) {
@@ -549,6 +681,7 @@ impl Engine {
         };
         if left == 2 {
             let seconds: Vec<Stone> = roots
+                .turns
                 .iter()
                 .filter(|t| t[0] == first)
                 .map(|t| t[1])
@@ -571,7 +704,7 @@ impl Engine {
                         root_moves: seconds.clone(),
                         ..Limits::default()
                     };
-                    let r = self.searcher.search(&pos, &second_limits, stop, |_| {});
+                    let r = self.searcher.search(pos, &second_limits, stop, |_| {});
                     pos.undo(first);
                     let second = r
                         .best_move
@@ -589,46 +722,12 @@ impl Engine {
             };
             turn.push(second);
         }
-        let mut decision = decision;
-        if verify {
-            let deadline = limits.time.map(|t| start + t);
-            let budget = tss_budget / VERIFY_CHECKS;
-            let searched = turn.clone();
-            turn = self.verify_turn(&mut pos, turn, &roots, budget, deadline);
-            if turn != searched {
-                decision = Decision::Defended;
-            }
+        SearchedTurn {
+            result,
+            turn,
+            line,
+            last_reported,
         }
-        let mut pv: Vec<Point> = turn.iter().map(|s| s.point(size)).collect();
-        if line.len() > turn.len() && line[..turn.len()] == turn[..] {
-            pv.extend(line[turn.len()..].iter().map(|s| s.point(size)));
-        }
-        let lines = if self.multipv > 1 {
-            result
-                .lines
-                .iter()
-                .map(|l| PvLine {
-                    score: l.score,
-                    pv: l.pv.iter().map(|s| s.point(size)).collect(),
-                })
-                .collect()
-        } else {
-            Vec::new()
-        };
-        let analysis = Analysis {
-            turn: turn.iter().map(|s| s.point(size)).collect(),
-            score: result.score,
-            depth: to_turns(result.depth),
-            nodes: result.nodes + self.tss.nodes(),
-            decision,
-            pv,
-            lines,
-            time: start.elapsed(),
-        };
-        if !last_reported.is_empty() && analysis.pv != last_reported {
-            report(&analysis);
-        }
-        Some(analysis)
     }
 
     /// What a threat search for the opponent says about our `turn` (played on `pos`, which is
