@@ -93,6 +93,7 @@ pub const PRUNING: Pruning = Pruning {
     fail_high_margin: 30,
     cut_node_reduction: 1,
     lmr_divisor: 100,
+    ..Pruning::OFF
 };
 
 /// Quiescence (our fours and their blocks) stops after this many plies: a VCF longer than

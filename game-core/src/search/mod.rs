@@ -185,10 +185,32 @@ pub struct Pruning {
     /// Late-move reductions from a table `ln(depth) * ln(move number) * 100 / lmr_divisor`
     /// plies (rounded down) instead of the fixed 1-3 plies; 0 keeps the fixed reductions.
     pub lmr_divisor: i32,
+    /// History in late-move reductions: a reduced quiet move's reduction shrinks by its
+    /// history score over `lmr_history_divisor` (a move that often failed high is reduced
+    /// less, one that often failed low more), at most two plies either way; 0: off.
+    /// Stockfish's statistics-based reduction.
+    pub lmr_history_divisor: i32,
+
+    /// Null-move reduction: `null_move_base + depth / null_move_divisor` plies, plus one ply
+    /// per `null_move_eval_divisor` of static evaluation above beta (at most three; 0: none).
+    pub null_move_base: i32,
+    /// Depth per extra ply of null-move reduction.
+    pub null_move_divisor: i32,
+    /// Evaluation above beta per extra ply of null-move reduction; 0: the evaluation adds none.
+    pub null_move_eval_divisor: Score,
+
+    /// Futility pruning of moves: at a non-PV node of depth `<= move_futility_depth` whose
+    /// static evaluation plus `move_futility_margin * depth` is still `<= alpha`, quiet moves
+    /// that give no check (not tactical, not killers) are skipped once a move has been
+    /// searched; 0: off. Stockfish's futility pruning at the parent.
+    pub move_futility_depth: i32,
+    /// Margin per ply of depth for futility pruning of moves.
+    pub move_futility_margin: Score,
 }
 
 impl Pruning {
-    /// No selective pruning; the fixed late-move reductions.
+    /// No selective pruning; the fixed late-move reductions; a null-move reduction of
+    /// `2 + depth / 4` where the options allow null moves.
     pub const OFF: Pruning = Pruning {
         futility_depth: 0,
         futility_margin: 0,
@@ -206,6 +228,12 @@ impl Pruning {
         fail_high_margin: 0,
         cut_node_reduction: 0,
         lmr_divisor: 0,
+        lmr_history_divisor: 0,
+        null_move_base: 2,
+        null_move_divisor: 4,
+        null_move_eval_divisor: 0,
+        move_futility_depth: 0,
+        move_futility_margin: 0,
     };
 }
 

@@ -12,7 +12,7 @@ use super::ordering::{
 use super::tt::{Bound, TranspositionTable, TtEntry};
 use super::{CHECK_INTERVAL, MAX_PLY, SearchOptions};
 use crate::score::{INFINITY, MAX_EVAL, is_mate_score, mate_in, mated_in};
-use crate::{Evaluate, Move, Outcome, Position, Score};
+use crate::{Evaluate, Move, Outcome, Position, Score, Side};
 
 /// State every thread of one search shares.
 pub(crate) struct Shared<'a> {
@@ -109,6 +109,35 @@ fn score_from_tt(score: Score, ply: usize) -> Score {
         score + ply as Score
     } else {
         score
+    }
+}
+
+/// What the stages of [`Worker`]'s negamax need to know about the node they work on.
+#[derive(Copy, Clone)]
+struct Node {
+    /// Plies above the horizon.
+    depth: i32,
+    /// Plies from the root.
+    ply: usize,
+    /// Searched with an open window (a principal-variation node).
+    pv_node: bool,
+    /// A non-PV node expected to fail high.
+    cut_node: bool,
+    /// The side to move is in check.
+    in_check: bool,
+    /// The move a singular-extension test leaves out here, by code.
+    excluded: Option<u32>,
+}
+
+impl Node {
+    /// Whether selective pruning may cut this node short in the window `(alpha, beta)`: not
+    /// at a PV node, in check, in a singular test, or in a window with a mate score.
+    fn may_prune(&self, alpha: Score, beta: Score) -> bool {
+        !self.pv_node
+            && !self.in_check
+            && self.excluded.is_none()
+            && !is_mate_score(alpha)
+            && !is_mate_score(beta)
     }
 }
 
@@ -398,13 +427,11 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
 
         let key = self.pos.key();
         let excluded = self.excluded[ply];
-        let mut tt_code = None;
         let mut tt_entry = None;
         if self.options.transposition_table
             && excluded.is_none()
             && let Some(entry) = self.shared.tt.probe(key)
         {
-            tt_code = entry.move_code;
             tt_entry = Some(entry);
             let deep_enough = if self.options.equal_depth_cutoffs {
                 i32::from(entry.depth) == depth
@@ -418,9 +445,43 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
                 return score;
             }
         }
+        let node = Node {
+            depth,
+            ply,
+            pv_node,
+            cut_node,
+            in_check: self.pos.in_check(),
+            excluded,
+        };
+        if let Some(score) = self.prune_node(&node, alpha, beta, tt_entry.is_some()) {
+            return score;
+        }
+        let singular_code = match self.singular_test(&node, alpha, beta, tt_entry) {
+            Ok(code) => code,
+            Err(score) => return score,
+        };
+        let tt_code = tt_entry.and_then(|e| e.move_code);
+        self.search_moves(&node, alpha, beta, tt_code, singular_code, key)
+    }
 
-        let side = self.pos.side_to_move();
-        let in_check = self.pos.in_check();
+    /// The pruning tried before a node's moves: mate razoring, reverse futility, razoring
+    /// and the null move. `Some` with the node's score when one of them settles it (0 once
+    /// the search is aborted); `has_entry` tells whether the table knew the position.
+    fn prune_node(
+        &mut self,
+        node: &Node,
+        alpha: Score,
+        beta: Score,
+        has_entry: bool,
+    ) -> Option<Score> {
+        let Node {
+            depth,
+            ply,
+            pv_node,
+            cut_node,
+            in_check,
+            excluded,
+        } = *node;
         let pruning = self.options.pruning;
         // Mate razoring: a shallow non-PV node that must prove a win and has no table entry
         // tries only its tactical moves (quiescence: fours, a VCF) on this first visit.
@@ -429,23 +490,18 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
             && !pv_node
             && !in_check
             && excluded.is_none()
-            && tt_entry.is_none()
+            && !has_entry
             && P::QUIESCENCE
             && self.options.quiescence
         {
-            return self.quiescence(alpha, alpha + 1, ply, 0);
+            return Some(self.quiescence(alpha, alpha + 1, ply, 0));
         }
-        let may_prune = !pv_node
-            && !in_check
-            && excluded.is_none()
-            && !is_mate_score(alpha)
-            && !is_mate_score(beta);
-
+        let may_prune = node.may_prune(alpha, beta);
         if may_prune && (depth <= pruning.futility_depth || depth <= pruning.razor_depth) {
             let eval = self.static_eval();
             // Reverse futility: so far above beta that a quiet move will not fall below it.
             if depth <= pruning.futility_depth && eval - pruning.futility_margin * depth >= beta {
-                return eval;
+                return Some(eval);
             }
             // Razoring: so far below alpha that only tactics can help; quiescence checks.
             if depth <= pruning.razor_depth && eval + pruning.razor_margin * depth <= alpha {
@@ -455,10 +511,10 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
                     eval
                 };
                 if self.aborted {
-                    return 0;
+                    return Some(0);
                 }
                 if score <= alpha {
-                    return score;
+                    return Some(score);
                 }
             }
         }
@@ -471,27 +527,46 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
             && depth >= 3
             && !is_mate_score(beta)
             && self.pos.null_move_allowed()
-            && self.static_eval() >= beta
+            && let eval = self.static_eval()
+            && eval >= beta
         {
-            let reduction = 2 + depth / 4;
+            let by_eval = if pruning.null_move_eval_divisor > 0 {
+                ((eval - beta) / pruning.null_move_eval_divisor).min(3)
+            } else {
+                0
+            };
+            let reduction =
+                pruning.null_move_base + depth / pruning.null_move_divisor.max(1) + by_eval;
             self.pos.play_null();
             self.same_side[ply + 1] = false;
             let score = -self.negamax(depth - 1 - reduction, -beta, -beta + 1, ply + 1, !cut_node);
             self.pos.undo_null();
             if self.aborted {
-                return 0;
+                return Some(0);
             }
             if score >= beta {
-                return if is_mate_score(score) { beta } else { score };
+                return Some(if is_mate_score(score) { beta } else { score });
             }
         }
+        None
+    }
 
-        // Singular extension: is the table move the only good one? The test searches this
-        // node again (same ply, the table move left out) before its move buffers are taken.
-        let mut singular_code = None;
+    /// Singular extension's test: is the table move the only good one? The test searches
+    /// this node again (same ply, the table move left out) before its move buffers are
+    /// taken. `Ok(Some(code))`: the table move is singular and gets a ply more; `Err` with the
+    /// node's score on a multi-cut (another move also beats beta) or an abort.
+    fn singular_test(
+        &mut self,
+        node: &Node,
+        alpha: Score,
+        beta: Score,
+        tt_entry: Option<TtEntry>,
+    ) -> Result<Option<u32>, Score> {
+        let pruning = self.options.pruning;
+        let (depth, ply) = (node.depth, node.ply);
         if pruning.singular_depth > 0
             && depth >= pruning.singular_depth
-            && excluded.is_none()
+            && node.excluded.is_none()
             && ply < MAX_PLY / 2
             && !is_mate_score(alpha)
             && !is_mate_score(beta)
@@ -509,20 +584,44 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
                 singular_beta - 1,
                 singular_beta,
                 ply,
-                cut_node,
+                node.cut_node,
             );
             self.excluded[ply] = None;
             if self.aborted {
-                return 0;
+                return Err(0);
             }
             if score < singular_beta {
-                singular_code = Some(code);
+                return Ok(Some(code));
             } else if singular_beta >= beta {
                 // Multi-cut: another move also beats beta.
-                return singular_beta;
+                return Err(singular_beta);
             }
         }
+        Ok(None)
+    }
 
+    /// The node's moves, best first, with late-move pruning, futility pruning of moves,
+    /// extensions and late-move reductions; stores the result in the table (`key`) and
+    /// rewards the move that cut off.
+    fn search_moves(
+        &mut self,
+        node: &Node,
+        mut alpha: Score,
+        beta: Score,
+        tt_code: Option<u32>,
+        singular_code: Option<u32>,
+        key: u64,
+    ) -> Score {
+        let Node {
+            depth,
+            ply,
+            pv_node,
+            cut_node,
+            in_check,
+            excluded,
+        } = *node;
+        let pruning = self.options.pruning;
+        let side = self.pos.side_to_move();
         let mut moves = mem::take(&mut self.moves[ply]);
         let mut scores = mem::take(&mut self.scores[ply]);
         if let Some(outcome) = self.pos.generate_search_moves(&mut moves) {
@@ -537,6 +636,7 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
         let mut best_score = -INFINITY;
         let mut best_move = None;
         let mut cutoff_index = None;
+        let may_prune = node.may_prune(alpha, beta);
         let may_prune_moves = !in_check
             && (pruning.lmp_mate || (!is_mate_score(alpha) && !is_mate_score(beta)))
             && (!pv_node || pruning.lmp_pv);
@@ -545,6 +645,10 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
             && cut_node
             && may_prune
             && self.static_eval() >= beta + pruning.fail_high_margin * depth;
+        // Futility pruning of moves: this node's quiet moves cannot lift it to alpha.
+        let futile = may_prune
+            && depth <= pruning.move_futility_depth
+            && self.static_eval() + pruning.move_futility_margin * depth <= alpha;
         let lmp_limit = if may_prune_moves && depth <= pruning.lmp_depth {
             self.lmp_counts[depth.clamp(0, 63) as usize]
         } else {
@@ -569,10 +673,11 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
             }
             // Only late moves, reductions and the fail-high reduction ask whether a move is
             // tactical (the ordering has already put tactical moves first).
-            let tactical =
-                (late || likely_fail_high || (depth >= 3 && i >= 3)) && self.pos.is_tactical(mv);
+            let tactical = (late || likely_fail_high || futile || (depth >= 3 && i >= 3))
+                && self.pos.is_tactical(mv);
+            let killer = killers.contains(&Some(mv));
             // Late-move pruning: past the move-count limit, quiet moves are not searched.
-            if late && !tactical && !killers.contains(&Some(mv)) {
+            if late && !tactical && !killer {
                 continue;
             }
             let adjustment = if depth >= 3 && i >= 3 && !tactical {
@@ -599,6 +704,17 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
                 self.pos.play(mv);
                 horizon_child = false;
             }
+            let take_back = |pos: &mut P| {
+                if horizon_child {
+                    pos.undo_leaf(mv);
+                } else {
+                    pos.undo(mv);
+                }
+            };
+            if futile && i > 0 && !tactical && !gives_check && best_score > -MAX_EVAL && !killer {
+                take_back(&mut self.pos);
+                continue;
+            }
             let extension = i32::from(
                 (self.options.check_extension && gives_check) || singular_code == Some(mv.code()),
             );
@@ -617,30 +733,13 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
                     !pv_node && child_cut,
                 )
             } else {
-                let mut reduction = 0;
-                if self.options.late_move_reductions
-                    && P::LATE_MOVE_REDUCTIONS
-                    && depth >= 3
-                    && i >= 3
-                    && !tactical
-                    && !in_check
-                    && !gives_check
-                    && !killers.contains(&Some(mv))
-                {
-                    reduction = if pruning.lmr_divisor > 0 {
-                        lmr_table(depth, i) / pruning.lmr_divisor - i32::from(pv_node)
-                    } else {
-                        1 + i32::from(i >= 6) + i32::from(depth >= 6 && i >= 12)
-                    }
-                    .saturating_add(adjustment)
-                    .saturating_add(if cut_node {
-                        pruning.cut_node_reduction
-                    } else {
-                        0
-                    })
-                    .min(new_depth - 1)
-                    .max(0);
-                }
+                let reduction = if depth >= 3 && i >= 3 && !tactical && !gives_check && !killer {
+                    self.late_move_reduction(node, i, mv, side, adjustment)
+                        .min(new_depth - 1)
+                        .max(0)
+                } else {
+                    0
+                };
                 // Null-window probes: a reduced one is expected to fail high (Stockfish).
                 let zero_cut = pv_node || child_cut;
                 let mut s = self.child(
@@ -659,11 +758,7 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
                 }
                 s
             };
-            if horizon_child {
-                self.pos.undo_leaf(mv);
-            } else {
-                self.pos.undo(mv);
-            }
+            take_back(&mut self.pos);
             if self.aborted {
                 self.moves[ply] = moves;
                 self.scores[ply] = scores;
@@ -686,21 +781,7 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
         }
 
         if let Some(i) = cutoff_index {
-            let mv = moves[i];
-            if !self.pos.is_tactical(mv) {
-                if self.options.killers {
-                    self.heuristics.store_killer(ply, mv);
-                }
-                if self.options.history {
-                    let bonus = (depth * depth).min(HISTORY_MAX);
-                    self.heuristics.update_history(side, mv, bonus);
-                    for &tried in &moves[..i] {
-                        if !self.pos.is_tactical(tried) {
-                            self.heuristics.update_history(side, tried, -bonus);
-                        }
-                    }
-                }
-            }
+            self.reward_cutoff(ply, depth, side, &moves[..=i]);
         }
         self.moves[ply] = moves;
         self.scores[ply] = scores;
@@ -713,6 +794,64 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
             self.store_result(key, best_score, best_move, original_alpha, beta, depth, ply);
         }
         best_score
+    }
+
+    /// The late-move reduction of the quiet move `mv`, the `i`-th of `node` (before the
+    /// clamp to the child's depth): logarithmic or fixed, one ply less at PV nodes, with the
+    /// game's adjustment, the history's and the cut-node reduction.
+    fn late_move_reduction(
+        &self,
+        node: &Node,
+        i: usize,
+        mv: P::Move,
+        side: Side,
+        adjustment: i32,
+    ) -> i32 {
+        if !(self.options.late_move_reductions && P::LATE_MOVE_REDUCTIONS) || node.in_check {
+            return 0;
+        }
+        let pruning = &self.options.pruning;
+        let depth = node.depth;
+        let base = if pruning.lmr_divisor > 0 {
+            lmr_table(depth, i) / pruning.lmr_divisor - i32::from(node.pv_node)
+        } else {
+            1 + i32::from(i >= 6) + i32::from(depth >= 6 && i >= 12)
+        };
+        let by_history = if pruning.lmr_history_divisor > 0 {
+            (self.heuristics.history(side, mv) / pruning.lmr_history_divisor).clamp(-2, 2)
+        } else {
+            0
+        };
+        base.saturating_add(adjustment)
+            .saturating_sub(by_history)
+            .saturating_add(if node.cut_node {
+                pruning.cut_node_reduction
+            } else {
+                0
+            })
+    }
+
+    /// A quiet move that cut off (the last of `tried`) becomes a killer and gains history;
+    /// the quiet moves tried before it lose as much.
+    fn reward_cutoff(&mut self, ply: usize, depth: i32, side: Side, tried: &[P::Move]) {
+        let Some((&mv, before)) = tried.split_last() else {
+            return;
+        };
+        if self.pos.is_tactical(mv) {
+            return;
+        }
+        if self.options.killers {
+            self.heuristics.store_killer(ply, mv);
+        }
+        if self.options.history {
+            let bonus = (depth * depth).min(HISTORY_MAX);
+            self.heuristics.update_history(side, mv, bonus);
+            for &other in before {
+                if !self.pos.is_tactical(other) {
+                    self.heuristics.update_history(side, other, -bonus);
+                }
+            }
+        }
     }
 
     /// Stores a node's result: a lower bound at or above `beta`, exact inside the window it
