@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use game_core::search::{Limits, Pruning, Report, SearchOptions, SearchResult, Searcher};
 use game_core::{Position as _, Score, ScoreView};
-use game_frame::{LevelPick, LevelSettings, Rules};
+use game_frame::{Level, LevelPick, LevelSettings, Rules};
 
 use crate::{Eval, Move, Position};
 use game_core::clock::Clock;
@@ -278,6 +278,10 @@ pub(crate) struct Engine<W: Write + Send + 'static> {
     /// A strength below the full engine (UCI `UCI_LimitStrength` with `UCI_Elo`, UCCI
     /// `level`), with the seed of its choices.
     pub strength: Option<LevelPick>,
+    /// `UCI_LimitStrength`: play at the level of `UCI_Elo`.
+    limit_strength: bool,
+    /// The level nearest the last `UCI_Elo` (the full engine until one is given).
+    elo_level: Level,
 }
 
 /// The most principal variations a GUI may ask for (UCI `MultiPV`).
@@ -296,6 +300,46 @@ impl<W: Write + Send + 'static> Engine<W> {
             move_overhead: Duration::from_millis(20),
             multipv: 1,
             strength: None,
+            limit_strength: false,
+            elo_level: Level::FULL,
+        }
+    }
+
+    /// The commands UCCI and UCI share and answer alike: `isready` (`readyok`), `position`,
+    /// `ponderhit` and `stop` (both ignored when idle); `None` for any other command.
+    pub fn shared_command(&mut self, command: &str, args: &[&str]) -> Option<io::Result<()>> {
+        Some(match command {
+            "isready" => self.send("readyok"),
+            "position" => self.position_command(args),
+            "ponderhit" => {
+                self.ponderhit();
+                Ok(())
+            }
+            "stop" => {
+                self.stop();
+                Ok(())
+            }
+            _ => return None,
+        })
+    }
+
+    /// `UCI_LimitStrength` (both protocols): on, the engine plays at the level nearest the
+    /// last `UCI_Elo`; off, at full strength.
+    pub fn set_limit_strength(&mut self, on: bool) {
+        self.limit_strength = on;
+        self.strength = if on {
+            LevelPick::fresh(self.elo_level)
+        } else {
+            None
+        };
+    }
+
+    /// `UCI_Elo` (both protocols; the caller checks it is within [`game_frame::LEVEL_ELO`]'s range): the
+    /// nearest measured level, played at once when `UCI_LimitStrength` is on.
+    pub fn set_elo(&mut self, elo: i32) {
+        self.elo_level = Level::from_elo(elo);
+        if self.limit_strength {
+            self.strength = LevelPick::fresh(self.elo_level);
         }
     }
 

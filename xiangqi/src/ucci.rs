@@ -45,8 +45,6 @@ pub fn run<R: BufRead, W: Write + Send + 'static>(input: R, output: W) -> io::Re
     let mut session = Session {
         engine: Engine::new(output, Dialect::Ucci),
         millis: false,
-        limit_strength: false,
-        elo_level: Level::FULL,
     };
     read_lines(input, |line| session.handle(line))?;
     session.engine.finish();
@@ -57,10 +55,6 @@ struct Session<W: Write + Send + 'static> {
     engine: Engine<W>,
     /// `usemillisec`: times in milliseconds instead of seconds.
     millis: bool,
-    /// `UCI_LimitStrength`: play at the level of `UCI_Elo`.
-    limit_strength: bool,
-    /// The level nearest the last `UCI_Elo` (the full engine until one is given).
-    elo_level: Level,
 }
 
 impl<W: Write + Send + 'static> Session<W> {
@@ -68,23 +62,16 @@ impl<W: Write + Send + 'static> Session<W> {
     fn handle(&mut self, line: &str) -> io::Result<bool> {
         let tokens: Vec<&str> = line.split_whitespace().collect();
         let (command, args) = tokens.split_first().expect("non-empty line");
+        if let Some(result) = self.engine.shared_command(command, args) {
+            return result.map(|()| true);
+        }
         let result = match *command {
             "ucci" => self.identify(),
-            "isready" => self.engine.send("readyok"),
             "setoption" => self.setoption(args),
-            "position" => self.engine.position_command(args),
             "banmoves" => self.banmoves(args),
             "go" => {
                 let request = self.go_request(args);
                 self.engine.go_command(request)
-            }
-            "ponderhit" => {
-                self.engine.ponderhit();
-                Ok(())
-            }
-            "stop" => {
-                self.engine.stop();
-                Ok(())
             }
             "probe" => self.engine.send("pophash"),
             "quit" => {
@@ -172,22 +159,12 @@ impl<W: Write + Send + 'static> Session<W> {
             }
             "newgame" => self.engine.searcher().clear(),
             "uci_limitstrength" => match flag(value) {
-                Ok(on) => {
-                    self.limit_strength = on;
-                    self.engine.strength = if on {
-                        LevelPick::fresh(self.elo_level)
-                    } else {
-                        None
-                    };
-                }
+                Ok(on) => self.engine.set_limit_strength(on),
                 Err(e) => return self.engine.error(&e),
             },
             "uci_elo" => match number::<i32>("UCI_Elo", value) {
                 Ok(e) if (LEVEL_ELO[0]..=LEVEL_ELO[LEVEL_ELO.len() - 1]).contains(&e) => {
-                    self.elo_level = Level::from_elo(e);
-                    if self.limit_strength {
-                        self.engine.strength = LevelPick::fresh(self.elo_level);
-                    }
+                    self.engine.set_elo(e);
                 }
                 Ok(e) => {
                     return self.engine.error(&format!(

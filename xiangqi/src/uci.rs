@@ -43,8 +43,6 @@ pub fn run<R: BufRead, W: Write + Send + 'static>(input: R, output: W) -> io::Re
                 ranks_from_one: false,
             },
         ),
-        limit_strength: false,
-        elo_level: Level::FULL,
     };
     read_lines(input, |line| session.handle(line))?;
     session.engine.finish();
@@ -53,36 +51,25 @@ pub fn run<R: BufRead, W: Write + Send + 'static>(input: R, output: W) -> io::Re
 
 struct Session<W: Write + Send + 'static> {
     engine: Engine<W>,
-    /// `UCI_LimitStrength`: play at the level of `UCI_Elo`.
-    limit_strength: bool,
-    /// The level nearest the last `UCI_Elo` (the full engine until one is given).
-    elo_level: Level,
 }
 
 impl<W: Write + Send + 'static> Session<W> {
     fn handle(&mut self, line: &str) -> io::Result<bool> {
         let tokens: Vec<&str> = line.split_whitespace().collect();
         let (command, args) = tokens.split_first().expect("non-empty line");
+        if let Some(result) = self.engine.shared_command(command, args) {
+            return result.map(|()| true);
+        }
         let result = match *command {
             "uci" => self.identify(),
-            "isready" => self.engine.send("readyok"),
             "ucinewgame" => {
                 self.engine.searcher().clear();
                 Ok(())
             }
             "setoption" => self.setoption(args),
-            "position" => self.engine.position_command(args),
             "go" => {
                 let request = self.go_request(args);
                 self.engine.go_command(request)
-            }
-            "ponderhit" => {
-                self.engine.ponderhit();
-                Ok(())
-            }
-            "stop" => {
-                self.engine.stop();
-                Ok(())
             }
             "debug" | "register" => Ok(()),
             "quit" => {
@@ -150,14 +137,8 @@ impl<W: Write + Send + 'static> Session<W> {
             }
             "multipv" => spin(1, u64::from(MAX_MULTIPV)).map(|n| self.engine.multipv = n as u32),
             "uci_limitstrength" => match value.map(str::to_ascii_lowercase).as_deref() {
-                Some("true") => {
-                    self.limit_strength = true;
-                    self.engine.strength = LevelPick::fresh(self.elo_level);
-                    Ok(())
-                }
-                Some("false") => {
-                    self.limit_strength = false;
-                    self.engine.strength = None;
+                Some(on @ ("true" | "false")) => {
+                    self.engine.set_limit_strength(on == "true");
                     Ok(())
                 }
                 _ => Err(format!(
@@ -165,14 +146,8 @@ impl<W: Write + Send + 'static> Session<W> {
                     value.unwrap_or("")
                 )),
             },
-            "uci_elo" => {
-                spin(LEVEL_ELO[0] as u64, LEVEL_ELO[LEVEL_ELO.len() - 1] as u64).map(|e| {
-                    self.elo_level = Level::from_elo(e as i32);
-                    if self.limit_strength {
-                        self.engine.strength = LevelPick::fresh(self.elo_level);
-                    }
-                })
-            }
+            "uci_elo" => spin(LEVEL_ELO[0] as u64, LEVEL_ELO[LEVEL_ELO.len() - 1] as u64)
+                .map(|e| self.engine.set_elo(e as i32)),
             "level" => spin(1, u64::from(LEVELS)).map(|n| {
                 let level = Level::new(n as u8).unwrap_or(Level::FULL);
                 self.engine.strength = LevelPick::fresh(level);
