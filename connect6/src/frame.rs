@@ -124,7 +124,7 @@ fn serve_connectmore(
     input: Box<dyn BufRead + '_>,
     output: Box<dyn Write + Send>,
 ) -> io::Result<()> {
-    crate::connectmore::run(input, output)
+    crate::protocol::connectmore::run(input, output)
 }
 
 impl GameSpec for Connect6Spec {

@@ -33,14 +33,13 @@
 #![deny(missing_docs)]
 
 mod board;
-pub mod connectmore;
 pub mod engine;
 mod eval;
 mod features;
 pub mod frame;
 mod geometry;
 pub mod notation;
-mod position;
+pub mod protocol;
 pub mod sgf;
 pub mod tss;
 pub mod tune;
@@ -61,7 +60,7 @@ pub use board::{
     Cell, Connect6, DEFAULT_SIZE, EndReason, MAX_SIZE, MIN_SIZE, MoveError, SetupError, Stone,
     side_name,
 };
+pub use board::{FIRST_BEAM, SECOND_BEAM};
 pub use eval::{DECISIVE, ThreatEval};
 pub use notation::Point;
-pub use position::{FIRST_BEAM, SECOND_BEAM};
 pub use weights::WEIGHTS;

@@ -1,7 +1,7 @@
 //! ConnectMore protocol sessions (insta snapshots) and a whole engine-vs-engine game driven
 //! through the protocol.
 
-use connect6::connectmore::{Session, run};
+use connect6::protocol::connectmore::{Session, run};
 use game_core::Outcome;
 
 /// Cases per property: `PROPTEST_CASES` when set (a bulk fuzz run: `PROPTEST_CASES=2000`),

@@ -245,7 +245,7 @@ fn a_turn_whose_first_stone_wins_is_legal() {
         white KLIK\nblack HKJM\nwhite LMIJ\nblack HIMN\nwhite LGLF\nblack LELK\nwhite KNKH\n\
         black IHGJ\nwhite KFFI\nblack HJHL\nwhite HGHM\nblack FKEL\nwhite JGGL\nnext\n";
     let mut out = Vec::new();
-    connect6::connectmore::run(script.as_bytes(), &mut out).unwrap();
+    connect6::protocol::connectmore::run(script.as_bytes(), &mut out).unwrap();
     let text = String::from_utf8(out).unwrap();
     let line = text
         .lines()

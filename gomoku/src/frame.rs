@@ -145,7 +145,7 @@ pub const LEVEL_WEAKNESS: [i32; 7] = [120, 60, 80, 70, 60, 45, 30];
 pub const LEVEL_UNIT: [i32; 7] = [300, 100, 100, 100, 100, 100, 100];
 
 fn serve_gomocup(input: Box<dyn BufRead + '_>, output: Box<dyn Write + Send>) -> io::Result<()> {
-    crate::gomocup::run(input, output)
+    crate::protocol::gomocup::run(input, output)
 }
 
 impl GameSpec for GomokuSpec {
@@ -363,7 +363,7 @@ impl Rules for Board {
         };
         if let (None, Some(clock)) = (budget.time, &budget.clock) {
             let empty = position.size() * position.size() - position.stone_count();
-            let (soft, hard) = crate::gomocup::clock_budget(clock, empty);
+            let (soft, hard) = crate::protocol::gomocup::clock_budget(clock, empty);
             limits.soft_time = Some(soft);
             limits.hard_time = Some(hard);
         }

@@ -154,3 +154,26 @@ pub(crate) fn parse_coord_prefix(text: &str, size: usize) -> Result<(Point, usiz
     }
     Ok((Point::new(col, size - row), n))
 }
+
+/// Parses Gomocup coordinates `x,y` (0-based, `0,0` top-left) on a board of `size`.
+///
+/// # Errors
+/// [`GomokuError::BadGomocupCoordinate`] for unreadable text, [`GomokuError::OffBoard`] outside
+/// the board.
+pub fn parse_gomocup(text: &str, size: usize) -> Result<Point, GomokuError> {
+    let t = text.trim();
+    let bad = || GomokuError::BadGomocupCoordinate {
+        text: t.to_string(),
+        size,
+    };
+    let (a, b) = t.split_once(',').ok_or_else(bad)?;
+    let x: i64 = a.trim().parse().map_err(|_| bad())?;
+    let y: i64 = b.trim().parse().map_err(|_| bad())?;
+    if x < 0 || y < 0 || x >= size as i64 || y >= size as i64 {
+        return Err(GomokuError::OffBoard {
+            text: t.to_string(),
+            size,
+        });
+    }
+    Ok(Point::new(x as usize, y as usize))
+}

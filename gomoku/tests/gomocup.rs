@@ -1,6 +1,6 @@
 //! Gomocup protocol sessions, snapshotted (inputs use CR LF as managers send them).
 
-use gomoku::gomocup::run;
+use gomoku::protocol::gomocup::run;
 
 fn session(lines: &[&str]) -> String {
     let input: String = lines.iter().map(|l| format!("{l}\r\n")).collect();
@@ -432,7 +432,7 @@ fn coordinate_errors_say_x_y() {
 
 #[test]
 fn turn_budget_keeps_a_safe_margin() {
-    use gomoku::gomocup::turn_budget;
+    use gomoku::protocol::gomocup::turn_budget;
     use std::time::Duration;
     let ms = |t: Duration| t.as_millis() as i64;
     let unlimited = i64::from(i32::MAX);

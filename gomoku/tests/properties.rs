@@ -1,7 +1,8 @@
 //! Property tests: bad input never panics; random games keep the incremental state exact.
 
 use game_core::{Position, Side};
-use gomoku::{Board, Rule, gomocup};
+use gomoku::protocol::gomocup;
+use gomoku::{Board, Rule};
 use proptest::prelude::*;
 
 proptest! {

@@ -77,7 +77,7 @@ impl Brain {
                 tx: out_tx,
                 buf: Vec::new(),
             };
-            gomoku::gomocup::run(input, output).unwrap();
+            gomoku::protocol::gomocup::run(input, output).unwrap();
         });
         Brain {
             to: in_tx,

@@ -200,7 +200,7 @@ proptest! {
     fn gomocup_loop_survives_any_session(lines in session(GOMOCUP)) {
         let input = format!("START 15\nINFO timeout_turn 20\nINFO timeout_match 0\n{}\nEND\n", lines.join("\n"));
         let mut out = Vec::new();
-        prop_assert!(gomoku::gomocup::run(input.as_bytes(), &mut out).is_ok());
+        prop_assert!(gomoku::protocol::gomocup::run(input.as_bytes(), &mut out).is_ok());
     }
 
     #[test]
@@ -208,7 +208,7 @@ proptest! {
         let lines: Vec<String> = lines.into_iter().filter(|l| !l.starts_with("time") && !l.starts_with("depth")).collect();
         let input = format!("time 20\ndepth 1\n{}\nquit\n", lines.join("\n"));
         let mut out = Vec::new();
-        prop_assert!(connect6::connectmore::run(input.as_bytes(), &mut out).is_ok());
+        prop_assert!(connect6::protocol::connectmore::run(input.as_bytes(), &mut out).is_ok());
     }
 }
 
@@ -217,7 +217,7 @@ proptest! {
 #[test]
 fn stone_protocols_survive_invalid_utf8() {
     let mut out = Vec::new();
-    gomoku::gomocup::run(
+    gomoku::protocol::gomocup::run(
         &b"START 15\r\nINFO folder C:\\Users\\J\xf6rg\\brains\r\nABOUT\r\nEND\r\n"[..],
         &mut out,
     )
@@ -229,7 +229,7 @@ fn stone_protocols_survive_invalid_utf8() {
     );
 
     let mut out = Vec::new();
-    connect6::connectmore::run(&b"move J\xe9\nname\nquit\n"[..], &mut out).unwrap();
+    connect6::protocol::connectmore::run(&b"move J\xe9\nname\nquit\n"[..], &mut out).unwrap();
     let text = String::from_utf8(out).unwrap();
     assert!(
         text.starts_with("error") && text.contains("name "),

@@ -2,10 +2,10 @@
 
 use game_core::{Outcome, Position, Side};
 
-use crate::board::Board;
+use super::Board;
 use crate::error::GomokuError;
 use crate::pattern::{Class, Pattern};
-use crate::point::{Point, Rule};
+use crate::point::{Point, Rule, parse_gomocup};
 
 /// Ordering weight of a point class (own classes count double in [`Board::move_hint`]).
 const CLASS_WEIGHT: [i32; 8] = [0, 0, 2_000, 6_000, 5_000, 40_000, 60_000, 200_000];
@@ -345,27 +345,4 @@ fn in_vcf_range(centre: Point, p: Point) -> bool {
     let dx = (centre.x() as i32 - p.x() as i32).abs();
     let dy = (centre.y() as i32 - p.y() as i32).abs();
     (dx <= 2 && dy <= 2) || ((dx == 0 || dy == 0 || dx == dy) && dx.max(dy) <= VCF_LINE as i32)
-}
-
-/// Parses Gomocup coordinates `x,y` (0-based, `0,0` top-left) on a board of `size`.
-///
-/// # Errors
-/// [`GomokuError::BadGomocupCoordinate`] for unreadable text, [`GomokuError::OffBoard`] outside
-/// the board.
-pub fn parse_gomocup(text: &str, size: usize) -> Result<Point, GomokuError> {
-    let t = text.trim();
-    let bad = || GomokuError::BadGomocupCoordinate {
-        text: t.to_string(),
-        size,
-    };
-    let (a, b) = t.split_once(',').ok_or_else(bad)?;
-    let x: i64 = a.trim().parse().map_err(|_| bad())?;
-    let y: i64 = b.trim().parse().map_err(|_| bad())?;
-    if x < 0 || y < 0 || x >= size as i64 || y >= size as i64 {
-        return Err(GomokuError::OffBoard {
-            text: t.to_string(),
-            size,
-        });
-    }
-    Ok(Point::new(x as usize, y as usize))
 }

@@ -37,8 +37,7 @@ use game_core::search::{MAX_HASH_MIB, MAX_THREADS, MIN_HASH_MIB};
 
 use crate::board::Board;
 use crate::engine::{Engine, EngineLimits};
-use crate::point::{MAX_SIZE, MIN_SIZE, Point, Rule};
-use crate::position::parse_gomocup;
+use crate::point::{MAX_SIZE, MIN_SIZE, Point, Rule, parse_gomocup};
 
 /// Name, version, author and country reported to `ABOUT`.
 pub const ABOUT: &str =

@@ -15,6 +15,8 @@ use crate::point::{
 };
 use crate::weights::WEIGHTS;
 
+mod search;
+
 const EMPTY: u8 = 0;
 const WALL: u8 = 3;
 

@@ -12,6 +12,10 @@ use crate::notation::{
     NotationError, Point, format_littlegolem, parse_connectmore, parse_littlegolem,
 };
 
+mod search;
+
+pub use search::{FIRST_BEAM, SECOND_BEAM};
+
 /// Gain for the mover of adding a stone to a window holding `a` of its stones and none of the
 /// opponent's (6 = a six: decisive).
 const OFFENSE: [i32; 6] = [1, 12, 50, 250, 260, 1_000_000];

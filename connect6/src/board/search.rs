@@ -3,7 +3,7 @@
 
 use game_core::{Outcome, Position, Side};
 
-use crate::board::{Connect6, MoveError, STONE_VALUE, Stone};
+use super::{Connect6, MoveError, STONE_VALUE, Stone};
 use crate::notation::{parse_connectmore, parse_littlegolem};
 
 /// How many first stones of a turn the search tries (a beam by [`Connect6::stone_score`]).

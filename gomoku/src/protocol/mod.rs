@@ -1,0 +1,3 @@
+//! The engine protocols gomoku speaks to GUIs and tournament managers.
+
+pub mod gomocup;
