@@ -26,17 +26,6 @@ use crate::position::{EMPTY, OFF, PAWN, Position, kind_of, side_of};
 use crate::pst::*;
 pub use crate::pst::{MATERIAL, MATERIAL_MG_EG, PHASE_MAX};
 
-/// An ordering hint for a quiet move: how much it improves the mover's opening
-/// piece-square value (a few dozen at most), so that before the history table has learnt
-/// anything, developing moves come first.
-#[inline]
-pub(crate) fn quiet_hint(pos: &Position, mv: crate::Move) -> i32 {
-    let p = pos.board[mv.from().raw()];
-    let t = &PST[pos.side][kind_of(p) as usize];
-    let gain = mg_of(t[mv.to().raw()]) - mg_of(t[mv.from().raw()]);
-    if pos.side == 0 { gain } else { -gain }
-}
-
 /// Material + piece-square evaluation, side-to-move relative (zero-sum: no tempo bonus).
 #[derive(Copy, Clone, Debug, Default)]
 pub struct MaterialEval;

@@ -67,11 +67,11 @@ impl XiangqiSpec {
 }
 
 fn serve_ucci(input: Box<dyn BufRead + '_>, output: Box<dyn Write + Send>) -> io::Result<()> {
-    crate::ucci::run(input, output)
+    crate::protocol::ucci::run(input, output)
 }
 
 fn serve_uci(input: Box<dyn BufRead + '_>, output: Box<dyn Write + Send>) -> io::Result<()> {
-    crate::uci::run(input, output)
+    crate::protocol::uci::run(input, output)
 }
 
 impl GameSpec for XiangqiSpec {

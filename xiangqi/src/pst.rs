@@ -7,7 +7,7 @@
 use crate::weights::WEIGHTS;
 
 /// Material of each kind (king, advisor, elephant, horse, rook, cannon, pawn), the baseline
-/// values of [`MaterialEval`].
+/// values of [`MaterialEval`](crate::MaterialEval).
 pub const MATERIAL: [i32; 7] = [0, 40, 40, 100, 220, 105, 20];
 
 /// A piece-square bonus for a Red piece of kind `kind` at `file` (0..9) and `rank` (0..10,

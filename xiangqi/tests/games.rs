@@ -144,8 +144,8 @@ impl Engine {
 
 #[test]
 fn ucci_against_uci_complete_game() {
-    let mut red = Engine::start(xiangqi::ucci::run);
-    let mut black = Engine::start(xiangqi::uci::run);
+    let mut red = Engine::start(xiangqi::protocol::ucci::run);
+    let mut black = Engine::start(xiangqi::protocol::uci::run);
     red.send("ucci");
     black.send("uci");
     let mut pos = Position::startpos();

@@ -167,7 +167,7 @@ fn ucci_session() {
         isready
         "
     );
-    let text = session(&script, xiangqi::ucci::run);
+    let text = session(&script, xiangqi::protocol::ucci::run);
     settings().bind(|| insta::assert_snapshot!("ucci_session", text));
 }
 
@@ -229,7 +229,7 @@ fn uci_session() {
         quit
         "
     );
-    let text = session(&script, xiangqi::uci::run);
+    let text = session(&script, xiangqi::protocol::uci::run);
     settings().bind(|| insta::assert_snapshot!("uci_session", text));
 }
 
@@ -237,10 +237,10 @@ fn uci_session() {
 #[test]
 fn end_of_input() {
     let out = Transcript::default();
-    xiangqi::ucci::run(&b"position startpos\ngo depth 3\n"[..], out.clone()).unwrap();
+    xiangqi::protocol::ucci::run(&b"position startpos\ngo depth 3\n"[..], out.clone()).unwrap();
     assert_eq!(out.answers(), 1);
     let out = Transcript::default();
-    xiangqi::uci::run(&b"position startpos\ngo infinite\n"[..], out.clone()).unwrap();
+    xiangqi::protocol::uci::run(&b"position startpos\ngo infinite\n"[..], out.clone()).unwrap();
     assert_eq!(out.answers(), 1);
     assert!(out.text().contains("bestmove "));
 }
@@ -250,7 +250,7 @@ fn end_of_input() {
 #[test]
 fn ucci_depth_zero_and_idle_stop() {
     let out = Transcript::default();
-    xiangqi::ucci::run(
+    xiangqi::protocol::ucci::run(
         &b"ucci\nstop\nponderhit\nposition startpos moves h2e2\ngo depth 0\nisready\nquit\n"[..],
         out.clone(),
     )
@@ -282,12 +282,12 @@ fn ucci_depth_zero_and_idle_stop() {
 fn state_changes_during_a_search_do_not_block_the_loop() {
     for (run, script) in [
         (
-            xiangqi::ucci::run::<&'static [u8], Transcript>
+            xiangqi::protocol::ucci::run::<&'static [u8], Transcript>
                 as fn(&'static [u8], Transcript) -> io::Result<()>,
             &b"ucci\ngo depth 60\nsetoption hashsize 8\nisready\nquit\n"[..],
         ),
         (
-            xiangqi::uci::run::<&'static [u8], Transcript>,
+            xiangqi::protocol::uci::run::<&'static [u8], Transcript>,
             &b"uci\ngo depth 60\nposition startpos moves h2e2\nisready\nquit\n"[..],
         ),
     ] {
@@ -312,7 +312,7 @@ fn state_changes_during_a_search_do_not_block_the_loop() {
 #[test]
 fn invalid_utf8_is_an_error_line_not_the_end() {
     let out = Transcript::default();
-    xiangqi::ucci::run(
+    xiangqi::protocol::ucci::run(
         &b"ucci\nsetoption J\xf6rg 1\nposition startpos moves h\xf62e2\nisready\n"[..],
         out.clone(),
     )
@@ -327,8 +327,8 @@ fn invalid_utf8_is_an_error_line_not_the_end() {
 #[test]
 fn stop_answers_quickly() {
     for run in [
-        xiangqi::ucci::run::<Script, Transcript>,
-        xiangqi::uci::run::<Script, Transcript>,
+        xiangqi::protocol::ucci::run::<Script, Transcript>,
+        xiangqi::protocol::uci::run::<Script, Transcript>,
     ] {
         let out = Transcript::default();
         let script = "position startpos\ngo infinite\n#sleep 300\nstop\nquit";
@@ -440,9 +440,9 @@ mod garbage {
                 script.push_str("\nstop\nposition startpos\nisready\ngo depth 1\n");
                 let out = super::Transcript::default();
                 if uci {
-                    xiangqi::uci::run(script.as_bytes(), out.clone()).unwrap();
+                    xiangqi::protocol::uci::run(script.as_bytes(), out.clone()).unwrap();
                 } else {
-                    xiangqi::ucci::run(script.as_bytes(), out.clone()).unwrap();
+                    xiangqi::protocol::ucci::run(script.as_bytes(), out.clone()).unwrap();
                 }
                 let text = out.text();
                 prop_assert!(text.contains("readyok") || text.contains("quit"), "{}", text);
@@ -491,8 +491,8 @@ fn refused_position_leaves_no_position() {
     ];
     type Run = fn(Script, Transcript) -> io::Result<()>;
     let servers: [(Run, &str, &str); 2] = [
-        (xiangqi::ucci::run, "nobestmove", "ucci"),
-        (xiangqi::uci::run, "bestmove (none)", "uci"),
+        (xiangqi::protocol::ucci::run, "nobestmove", "ucci"),
+        (xiangqi::protocol::uci::run, "bestmove (none)", "uci"),
     ];
     for (run, none, hello) in servers {
         for line in refused {
@@ -540,7 +540,7 @@ fn refused_position_leaves_no_position() {
 #[test]
 fn control_characters_in_bad_lines_are_escaped() {
     type Run = fn(&'static [u8], Transcript) -> io::Result<()>;
-    let runs: [Run; 2] = [xiangqi::ucci::run, xiangqi::uci::run];
+    let runs: [Run; 2] = [xiangqi::protocol::ucci::run, xiangqi::protocol::uci::run];
     for run in runs {
         let out = Transcript::default();
         run(

@@ -11,6 +11,8 @@ use crate::pst::{PHASE_WEIGHT, PSQ, PST};
 use crate::types::{Move, Piece, PieceKind, Square};
 
 mod legality;
+mod search;
+pub(crate) mod see;
 pub use legality::{Illegal, check_move};
 
 /// Board byte of an empty point.

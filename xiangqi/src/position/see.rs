@@ -6,8 +6,8 @@
 //! counts as worth [`SEE_VALUE`]`[0]` (it may only capture last), and the flying-general rule
 //! is not applied: an approximation for move ordering and quiescence pruning.
 
+use super::{EMPTY, IN_PALACE, OFF, Position, kind_of};
 use crate::line::{NONE, at as at_line, coords, lines_of};
-use crate::position::{EMPTY, IN_PALACE, OFF, Position, kind_of};
 use crate::types::Move;
 
 /// Exchange values of each kind (king, advisor, elephant, horse, rook, cannon, pawn). Horse

@@ -21,8 +21,8 @@ use std::time::Duration;
 use game_core::Side;
 use game_core::search::Limits;
 
-use crate::engine::{Dialect, Engine, GoRequest, MAX_HASH_MIB, MAX_MULTIPV, number};
-use crate::ucci::ENGINE_NAME;
+use super::driver::{Dialect, Engine, GoRequest, MAX_HASH_MIB, MAX_MULTIPV, number};
+use super::ucci::ENGINE_NAME;
 use game_core::clock::Clock;
 use game_core::protocol::read_lines;
 use game_core::search::MAX_THREADS;

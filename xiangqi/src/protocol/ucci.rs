@@ -24,7 +24,7 @@ use std::time::Duration;
 
 use game_core::search::Limits;
 
-use crate::engine::{Dialect, Engine, GoRequest, MAX_HASH_MIB, number};
+use super::driver::{Dialect, Engine, GoRequest, MAX_HASH_MIB, number};
 use game_core::clock::Clock;
 use game_core::protocol::read_lines;
 use game_core::search::MAX_THREADS;
