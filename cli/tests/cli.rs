@@ -40,6 +40,19 @@ fn settings() -> insta::Settings {
     // Node counts in play transcripts move with every engine tuning; the moves are what the
     // transcript is about (`analyze --json` keeps its node counts).
     s.add_filter(r"\d+ nodes, ", "[N] nodes, ");
+    // The registered games, as the messages list them, come from the registry: a game added
+    // to it changes no snapshot.
+    let escape = |text: &str| -> String {
+        text.chars()
+            .flat_map(|c| {
+                let special = "\\.+*?()|[]{}^$#&-~".contains(c);
+                special.then_some('\\').into_iter().chain([c])
+            })
+            .collect()
+    };
+    s.add_filter(&escape(&games::names()), "[GAMES]");
+    let listed: Vec<&str> = games::GAMES.iter().map(|g| g.name()).collect();
+    s.add_filter(&escape(&listed.join(", ")), "[GAMES]");
     s
 }
 
