@@ -466,3 +466,75 @@ fn multipv_lines_are_distinct_ordered_and_exact() {
         }
     }
 }
+
+/// Futility pruning of moves, history in late-move reductions and a larger null-move
+/// reduction, each set so that it fires often (a margin of 1 a ply, a history divisor of 1):
+/// every win the search reports is one minimax finds within that many plies (the win may be
+/// longer than the shortest: a skipped or reduced quiet move can hide the fastest one).
+/// Futility pruning waits for a searched move that does not lose and stays out of mate
+/// windows, so a skipped defence never makes the opponent's win.
+#[test]
+fn move_futility_and_history_reductions_report_only_real_wins() {
+    let options = SearchOptions {
+        pruning: game_core::search::Pruning {
+            move_futility_depth: 8,
+            move_futility_margin: 1,
+            lmr_history_divisor: 1,
+            null_move_base: 3,
+            null_move_divisor: 3,
+            null_move_eval_divisor: 1,
+            ..game_core::search::Pruning::OFF
+        },
+        ..SearchOptions::default()
+    };
+    let template = KInARow::new(4, 4, 3, 1, 1);
+    let mut rng = ChaCha8Rng::seed_from_u64(13);
+    let mut wins = 0;
+    for _ in 0..500 {
+        let mut pos = random_position(&mut rng, &template, 6);
+        let result = search(&pos, options.clone(), 6);
+        assert_legal_line(&pos, &result.pv);
+        let ScoreView::MatePlies(plies) = result.score_view() else {
+            continue;
+        };
+        if plies > 0 {
+            wins += 1;
+            let plies = plies.unsigned_abs();
+            let exact = minimax(&mut pos, &RandomEval, plies);
+            assert!(
+                exact >= game_core::score::mate_in(plies),
+                "key {:#x}",
+                pos.key()
+            );
+        }
+    }
+    assert!(wins >= 20, "only {wins} wins claimed");
+}
+
+/// Futility pruning of moves prunes: on the same positions and depth the search with it
+/// visits fewer nodes than without it, and keeps to legal lines.
+#[test]
+fn move_futility_pruning_skips_moves() {
+    let futility = SearchOptions {
+        pruning: game_core::search::Pruning {
+            move_futility_depth: 8,
+            move_futility_margin: 1,
+            ..game_core::search::Pruning::OFF
+        },
+        ..SearchOptions::default()
+    };
+    let template = KInARow::new(5, 5, 4, 1, 1);
+    let mut rng = ChaCha8Rng::seed_from_u64(19);
+    let (mut with, mut without) = (0, 0);
+    for _ in 0..20 {
+        let pos = random_position(&mut rng, &template, 6);
+        let pruned = search(&pos, futility.clone(), 5);
+        assert_legal_line(&pos, &pruned.pv);
+        with += pruned.nodes;
+        without += search(&pos, SearchOptions::default(), 5).nodes;
+    }
+    assert!(
+        with < without,
+        "{with} nodes with futility pruning, {without} without"
+    );
+}
