@@ -6,8 +6,11 @@ use game_core::search::{Pruning, SearchOptions};
 
 /// The main search's selectivity (margins in evaluation units, a pawn about 40, a rook about
 /// 300): reverse futility to depth 7 (30 a ply), move-count pruning to depth 6 keeping
-/// `3 + depth²` moves (not at PV nodes; captures, checks and killers never pruned), and
-/// logarithmic late-move reductions of `ln(depth) · ln(move number) / 2` plies.
+/// `3 + depth²` moves (not at PV nodes; captures, checks and killers never pruned),
+/// futility pruning of quiet moves that give no check to depth 6 where the static
+/// evaluation is a pawn a ply below alpha (Stockfish's futility pruning at the parent), and
+/// logarithmic late-move reductions of `ln(depth) · ln(move number) / 2` plies, one ply less
+/// per 512 of the move's history above zero (more below it), at most two either way.
 pub const PRUNING: Pruning = Pruning {
     futility_depth: 7,
     futility_margin: 30,
@@ -16,6 +19,9 @@ pub const PRUNING: Pruning = Pruning {
     lmp_scale: 100,
     lmp_power: 200,
     lmr_divisor: 200,
+    lmr_history_divisor: 512,
+    move_futility_depth: 6,
+    move_futility_margin: 40,
     ..Pruning::OFF
 };
 
