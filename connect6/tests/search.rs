@@ -424,6 +424,22 @@ fn one_stone_double_threat_wins_after_a_block() {
 /// Depth and node limits keep it deterministic; with the verification and the main search's
 /// check extension off the engine plays a losing turn at one of them (k7 k9 itself at one
 /// turn deep). The main search with the check extension (the default) avoids the loss at
+/// The limits the verification tests search with: 1 to 3 turns deep, then 2,000 to 50,000
+/// nodes.
+fn verification_limits() -> impl Iterator<Item = EngineLimits> {
+    let by_depth = (1..=3).map(|turns| EngineLimits {
+        depth: Some(turns),
+        time: None,
+        nodes: None,
+    });
+    let by_nodes = [2_000, 5_000, 10_000, 20_000, 50_000].map(|nodes| EngineLimits {
+        depth: None,
+        time: None,
+        nodes: Some(nodes),
+    });
+    by_depth.chain(by_nodes)
+}
+
 /// these limits without the verification, so the verification is tested with it on and off.
 #[test]
 fn engine_verifies_its_turn_against_the_opponents_threats() {
@@ -448,17 +464,7 @@ fn engine_verifies_its_turn_against_the_opponents_threats() {
     };
     assert!(loses(&pts("k7 k9")));
     let mut unverified_loss = false;
-    let by_depth = (1..=3).map(|turns| EngineLimits {
-        depth: Some(turns),
-        time: None,
-        nodes: None,
-    });
-    let by_nodes = [2_000, 5_000, 10_000, 20_000, 50_000].map(|nodes| EngineLimits {
-        depth: None,
-        time: None,
-        nodes: Some(nodes),
-    });
-    for limits in by_depth.chain(by_nodes) {
+    for limits in verification_limits() {
         for extension in [true, false] {
             let mut engine = Engine::new(8);
             engine.set_check_extension(extension);
@@ -518,17 +524,7 @@ fn the_last_reported_line_starts_with_the_turn_played() {
     }
     let pos = Connect6::from_moves(19, "i11 k8k11 k13j12").unwrap();
     let mut defended = false;
-    let by_depth = (1..=3).map(|turns| EngineLimits {
-        depth: Some(turns),
-        time: None,
-        nodes: None,
-    });
-    let by_nodes = [2_000, 5_000, 10_000, 20_000, 50_000].map(|nodes| EngineLimits {
-        depth: None,
-        time: None,
-        nodes: Some(nodes),
-    });
-    for limits in by_depth.chain(by_nodes) {
+    for limits in verification_limits() {
         let mut engine = Engine::new(8);
         engine.set_check_extension(false);
         defended |= check(&mut engine, &pos, &limits).decision == Decision::Defended;

@@ -156,6 +156,34 @@ fn assert_forced_wins_exact(options: &SearchOptions, depth: u32) {
     assert!(found >= 10, "only {found} forced wins among the sample");
 }
 
+/// On 500 random 4x4 positions (seed `seed`) searched 6 plies deep with `options`: every
+/// line is legal and every win the search claims is one minimax finds within that many
+/// plies; at least 20 wins are claimed.
+fn assert_only_real_wins(options: &SearchOptions, seed: u64) {
+    let template = KInARow::new(4, 4, 3, 1, 1);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut wins = 0;
+    for _ in 0..500 {
+        let mut pos = random_position(&mut rng, &template, 6);
+        let result = search(&pos, options.clone(), 6);
+        assert_legal_line(&pos, &result.pv);
+        let ScoreView::MatePlies(plies) = result.score_view() else {
+            continue;
+        };
+        if plies > 0 {
+            wins += 1;
+            let plies = plies.unsigned_abs();
+            let exact = minimax(&mut pos, &RandomEval, plies);
+            assert!(
+                exact >= game_core::score::mate_in(plies),
+                "key {:#x}",
+                pos.key()
+            );
+        }
+    }
+    assert!(wins >= 20, "only {wins} wins claimed");
+}
+
 #[test]
 fn finds_forced_wins_at_their_exact_distance() {
     // The full search (null move and reductions off by the game's defaults).
@@ -381,27 +409,7 @@ fn late_move_pruning_in_mate_windows_reports_only_real_wins() {
         },
         ..SearchOptions::default()
     };
-    let template = KInARow::new(4, 4, 3, 1, 1);
-    let mut rng = ChaCha8Rng::seed_from_u64(11);
-    let mut wins = 0;
-    for _ in 0..500 {
-        let mut pos = random_position(&mut rng, &template, 6);
-        let result = search(&pos, options.clone(), 6);
-        let ScoreView::MatePlies(plies) = result.score_view() else {
-            continue;
-        };
-        if plies > 0 {
-            wins += 1;
-            let plies = plies.unsigned_abs();
-            let exact = minimax(&mut pos, &RandomEval, plies);
-            assert!(
-                exact >= game_core::score::mate_in(plies),
-                "key {:#x}",
-                pos.key()
-            );
-        }
-    }
-    assert!(wins >= 20, "only {wins} wins claimed");
+    assert_only_real_wins(&options, 11);
 }
 
 /// MultiPV: distinct root moves, best first, each line's score the exact minimax value of
@@ -487,28 +495,7 @@ fn move_futility_and_history_reductions_report_only_real_wins() {
         },
         ..SearchOptions::default()
     };
-    let template = KInARow::new(4, 4, 3, 1, 1);
-    let mut rng = ChaCha8Rng::seed_from_u64(13);
-    let mut wins = 0;
-    for _ in 0..500 {
-        let mut pos = random_position(&mut rng, &template, 6);
-        let result = search(&pos, options.clone(), 6);
-        assert_legal_line(&pos, &result.pv);
-        let ScoreView::MatePlies(plies) = result.score_view() else {
-            continue;
-        };
-        if plies > 0 {
-            wins += 1;
-            let plies = plies.unsigned_abs();
-            let exact = minimax(&mut pos, &RandomEval, plies);
-            assert!(
-                exact >= game_core::score::mate_in(plies),
-                "key {:#x}",
-                pos.key()
-            );
-        }
-    }
-    assert!(wins >= 20, "only {wins} wins claimed");
+    assert_only_real_wins(&options, 13);
 }
 
 /// Futility pruning of moves prunes: on the same positions and depth the search with it
