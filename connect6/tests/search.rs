@@ -418,12 +418,6 @@ fn one_stone_double_threat_wins_after_a_block() {
     );
 }
 
-/// The turn before that loss: with the verification of its turn on (the default), the
-/// engine never plays a turn whose threat the opponent blocks into a win by threats, nor one
-/// after which the opponent wins by continuous threats; the game's k7 k9 is such a turn.
-/// Depth and node limits keep it deterministic; with the verification and the main search's
-/// check extension off the engine plays a losing turn at one of them (k7 k9 itself at one
-/// turn deep). The main search with the check extension (the default) avoids the loss at
 /// The limits the verification tests search with: 1 to 3 turns deep, then 2,000 to 50,000
 /// nodes.
 fn verification_limits() -> impl Iterator<Item = EngineLimits> {
@@ -440,6 +434,12 @@ fn verification_limits() -> impl Iterator<Item = EngineLimits> {
     by_depth.chain(by_nodes)
 }
 
+/// The turn before that loss: with the verification of its turn on (the default), the
+/// engine never plays a turn whose threat the opponent blocks into a win by threats, nor one
+/// after which the opponent wins by continuous threats; the game's k7 k9 is such a turn.
+/// Depth and node limits keep it deterministic; with the verification and the main search's
+/// check extension off the engine plays a losing turn at one of them (k7 k9 itself at one
+/// turn deep). The main search with the check extension (the default) avoids the loss at
 /// these limits without the verification, so the verification is tested with it on and off.
 #[test]
 fn engine_verifies_its_turn_against_the_opponents_threats() {
