@@ -7,7 +7,7 @@
 //!   notations ([`notation`]) and game records ([`sgf`]).
 //! - [`ThreatEval`]: Wu & Huang's 6-window evaluation, kept incrementally.
 //! - [`tss`]: threat-space search; [`engine`]: the engine (immediate win, forced defence,
-//!   threat-space search, then alpha-beta); [`connectmore`]: the ConnectMore GUI protocol.
+//!   threat-space search, then alpha-beta); [`protocol::connectmore`]: the ConnectMore GUI protocol.
 //! - [`weights`]: the evaluation's named weights ([`WEIGHTS`]); [`tune`]: their features for
 //!   Texel tuning ([`game_core::tune::Tunable`] for [`Connect6`]).
 //! - [`frame`]: the game frame's side ([`game_frame::Rules`] for [`Connect6`]) and the
@@ -56,11 +56,11 @@ pub(crate) fn test_rng(mut seed: u64) -> impl FnMut(usize) -> usize {
     }
 }
 
+pub use board::search::{FIRST_BEAM, SECOND_BEAM};
 pub use board::{
     Cell, Connect6, DEFAULT_SIZE, EndReason, MAX_SIZE, MIN_SIZE, MoveError, SetupError, Stone,
     side_name,
 };
-pub use board::{FIRST_BEAM, SECOND_BEAM};
 pub use eval::{DECISIVE, ThreatEval};
 pub use notation::Point;
 pub use weights::WEIGHTS;

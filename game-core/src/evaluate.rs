@@ -1,6 +1,7 @@
 //! The static evaluation interface.
 
-use crate::{Position, Score};
+use crate::position::Position;
+use crate::score::Score;
 
 /// A static evaluation of positions of game `P`.
 ///

@@ -1,6 +1,6 @@
 //! How a finished game ended.
 
-use crate::Side;
+use crate::side::Side;
 
 /// The result of a finished game.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]

@@ -4,7 +4,8 @@ use std::error::Error;
 use std::fmt::Debug;
 use std::hash::Hash;
 
-use crate::{Outcome, Side};
+use crate::outcome::Outcome;
+use crate::side::Side;
 
 /// A move of some game: small, `Copy`, comparable.
 ///

@@ -15,7 +15,7 @@ use std::path::Path;
 
 use game_core::tune::{Features, PolicyTunable, Weight};
 
-use crate::{TuneError, parse_result};
+use crate::data::{TuneError, parse_result};
 
 /// Policy samples as flat arrays: the candidates of every sample (the played move first) and
 /// the sparse features of every candidate.
@@ -207,7 +207,7 @@ impl PolicyData {
     pub fn adam(
         &self,
         start: &[f64],
-        config: &crate::AdamConfig,
+        config: &crate::fit::AdamConfig,
         l2: f64,
         mut progress: impl FnMut(usize, f64),
     ) -> Vec<f64> {

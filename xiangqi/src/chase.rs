@@ -24,9 +24,9 @@
 
 use game_core::Outcome;
 
+use crate::position::movegen::MoveList;
 use crate::position::{
-    CANNON, EMPTY, EndReason, HORSE, KING, MoveList, PAWN, Position, ROOK, attacked, kind_of,
-    side_of,
+    CANNON, EMPTY, EndReason, HORSE, KING, PAWN, Position, ROOK, attacked, kind_of, side_of,
 };
 use crate::types::Move;
 

@@ -97,7 +97,7 @@ impl Evaluate<Position> for Eval {
 /// The piece-square terms (material included) of every piece on the board, Red minus Black,
 /// from scratch: what the incremental [`Position`] `pst` sums.
 pub(crate) fn psq_terms<T: Terms>(pos: &Position, terms: &mut T) {
-    for sq in crate::Square::all() {
+    for sq in crate::types::Square::all() {
         let p = pos.board[sq.raw()];
         if p == EMPTY {
             continue;

@@ -58,8 +58,7 @@ pub mod weights;
 pub use eval::{Eval, MATERIAL, MATERIAL_MG_EG, MaterialEval, PHASE_MAX};
 pub use fen::{FenError, ParseFenError, PlacementProblem, PositionError, START_FEN, Setup};
 pub use notation::MoveError;
+pub use position::legality::{Illegal, check_move};
 pub use position::see::SEE_VALUE;
-pub use position::{
-    COUNTED_CHECKS, DEFAULT_NO_CAPTURE_LIMIT, EndReason, Illegal, Position, check_move,
-};
+pub use position::{COUNTED_CHECKS, DEFAULT_NO_CAPTURE_LIMIT, EndReason, Position};
 pub use types::{Move, Piece, PieceKind, Square};

@@ -14,7 +14,8 @@ use game_core::Side;
 use thiserror::Error;
 
 use crate::fen::side_name;
-use crate::position::{Illegal, Position, check_move};
+use crate::position::Position;
+use crate::position::legality::{Illegal, check_move};
 use crate::types::{Move, PieceKind, Square};
 
 /// A move text that cannot be read or is not a legal move here.

@@ -12,9 +12,7 @@ use crate::notation::{
     NotationError, Point, format_littlegolem, parse_connectmore, parse_littlegolem,
 };
 
-mod search;
-
-pub use search::{FIRST_BEAM, SECOND_BEAM};
+pub(crate) mod search;
 
 /// Gain for the mover of adding a stone to a window holding `a` of its stones and none of the
 /// opponent's (6 = a six: decisive).

@@ -165,7 +165,7 @@ impl TranspositionTable {
     /// table is halved until it can: the size actually taken is [`size_bytes`](Self::size_bytes).
     #[must_use]
     pub fn new(mib: usize) -> Self {
-        let mib = mib.min(super::MAX_HASH_MIB);
+        let mib = mib.min(super::options::MAX_HASH_MIB);
         let count = (mib.saturating_mul(1 << 20) / BUCKET_BYTES).max(1);
         TranspositionTable {
             buckets: BucketMemory::new(count),

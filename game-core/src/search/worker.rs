@@ -6,11 +6,11 @@ use std::mem;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
+use super::options::{CHECK_INTERVAL, MAX_PLY, Pruning, SearchOptions};
 use super::ordering::{
     HISTORY_MAX, Heuristics, KILLER_SCORES, TACTICAL_BASE, TT_MOVE_SCORE, pick_next,
 };
 use super::tt::{Bound, TranspositionTable, TtEntry};
-use super::{CHECK_INTERVAL, MAX_PLY, SearchOptions};
 use crate::score::{INFINITY, MAX_EVAL, is_mate_score, mate_in, mated_in};
 use crate::{Evaluate, Move, Outcome, Position, Score, Side};
 
@@ -67,7 +67,7 @@ fn lmr_table(depth: i32, index: usize) -> i32 {
 
 /// Late-move pruning's kept move count for each depth `0..64`:
 /// `lmp_base + lmp_scale / 100 * depth^(lmp_power / 100)`, rounded down.
-fn lmp_counts(p: &super::Pruning) -> [usize; 64] {
+fn lmp_counts(p: &Pruning) -> [usize; 64] {
     let mut counts = [0; 64];
     for (d, c) in counts.iter_mut().enumerate() {
         let grow = f64::from(p.lmp_scale) / 100.0 * (d as f64).powf(f64::from(p.lmp_power) / 100.0);

@@ -8,7 +8,15 @@ use std::fmt;
 use game_core::Side;
 
 use super::{EMPTY, IN_PALACE, Position, attacked};
-use crate::types::{PieceKind, Square};
+use crate::types::{Move, PieceKind, Square};
+
+impl Position {
+    /// True when `mv` is legal here ([`check_move`] finds no rule it breaks).
+    #[must_use]
+    pub fn is_legal(&self, mv: Move) -> bool {
+        check_move(self, mv.from(), mv.to()).is_ok()
+    }
+}
 
 /// Why a move is illegal in a position. `Display` is the rule broken, e.g. "horse leg blocked".
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
