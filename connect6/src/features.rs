@@ -42,7 +42,7 @@ pub const fn opp(left: u8, n: usize) -> usize {
 
 /// Index in [`WEIGHTS`] of `turn{left}_opp_threats.{k}`: the value, counted against the side to
 /// move with `left` (1 or 2) stones still to place, of the opponent having `k` (1..=`left`)
-/// threats ([`Connect6::threat_count`]; more than `left` is decisive).
+/// threats ([`crate::Connect6::threat_count`]; more than `left` is decisive).
 ///
 /// # Panics
 /// For `left` or `k` out of range (see [`own`]).

@@ -1,5 +1,5 @@
 //! A board described as data ([`BoardView`]): what a front end draws, whatever the game.
-//! The terminal renderer ([`crate::render`]) and the web page draw every game from it; no
+//! The terminal renderer ([`crate::render`](mod@crate::render)) and the web page draw every game from it; no
 //! game draws itself.
 
 use game_core::Side;

@@ -1,8 +1,8 @@
 //! Opening rules: the steps before normal play in which one player places stones of both
 //! colours, a player may swap colours, or offers moves for the other to pick from (gomoku's
 //! swap2, renju's RIF rule and Taraguchi-N). A game offers its rules through
-//! [`Rules::opening_rules`](crate::Rules::opening_rules) and builds one with
-//! [`Rules::opening`](crate::Rules::opening); the session ([`crate::Game`]) asks the rule
+//! [`crate::Rules::opening_rules`] and builds one with
+//! [`crate::Rules::opening_rule`]; the session ([`crate::Game`]) asks the rule
 //! what comes next ([`Ask`]), takes a person's answer as text or the engine's, and plays the
 //! stones the answers place. Front ends seat players by [`Role`]: the first player is the
 //! one who began (taking the first side), until a swap gives each the other side.

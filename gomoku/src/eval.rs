@@ -61,7 +61,7 @@ pub const MAX_PATTERN_SCORE: Score = 20_000;
 
 impl Board {
     /// The pattern score from `side`'s view: the sum of `side`'s point values minus the
-    /// opponent's, plus [`POINT_DIVISOR`] times the window score, divided by `POINT_DIVISOR`
+    /// opponent's, plus `POINT_DIVISOR` times the window score, divided by `POINT_DIVISOR`
     /// (toward zero), clamped to `±MAX_PATTERN_SCORE`. Zero-sum by construction:
     /// `pattern_score(Black) == -pattern_score(White)`.
     #[inline]
@@ -82,7 +82,7 @@ impl Board {
     /// - the opponent has two or more five points and we have none: `-WIN_NOW`;
     /// - an open four to play while the opponent has no four: [`WIN_SOON`];
     /// - otherwise [`Board::pattern_score`] plus [`Board::threat_score`] (added before the
-    ///   division by [`POINT_DIVISOR`]), clamped to `±MAX_PATTERN_SCORE`.
+    ///   division by `POINT_DIVISOR`), clamped to `±MAX_PATTERN_SCORE`.
     #[must_use]
     pub fn evaluate(&self) -> Score {
         let me = self.side_to_move();

@@ -7,7 +7,7 @@
 //! - `class.*`: points of class four-three, double three (not Black under renju), open four and
 //!   five, and points whose directions cooperate (coefficient 1);
 //! - `window.n`: five-cell windows on the board holding `n` stones of one colour and none of
-//!   the other (coefficient [`POINT_DIVISOR`]);
+//!   the other (coefficient `POINT_DIVISOR`);
 //! - `threat.*`: the tempo terms of [`Board::threat_score`] (coefficient `POINT_DIVISOR`).
 //!
 //! The evaluation is `(Σ weight · feature) / POINT_DIVISOR` rounded toward zero, clamped to

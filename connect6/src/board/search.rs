@@ -242,7 +242,7 @@ impl Position for Connect6 {
         self.game_end().map(|(outcome, _)| outcome)
     }
 
-    /// [`Connect6::play_bare`]: the evaluation ([`crate::ThreatEval`]) reads only the window
+    /// `Connect6::play_bare`: the evaluation ([`crate::ThreatEval`]) reads only the window
     /// counts and threat windows, so the stone values and candidate points (two thirds of a
     /// full placement's time) are left alone at the horizon.
     #[inline]

@@ -17,7 +17,7 @@ const POLICY_WEIGHT: i32 = 5;
 
 impl Board {
     /// Ordering score of `p` for the side to move: its own class and value count double, the
-    /// opponent's (blocking) once, plus [`POLICY_WEIGHT`] times the fitted pattern-code
+    /// opponent's (blocking) once, plus `POLICY_WEIGHT` times the fitted pattern-code
     /// values of playing there and of taking the point from the opponent
     /// ([`Board::policy_value`]). Range well inside `-1_000_000..=1_000_000`.
     #[inline]
