@@ -14,14 +14,15 @@ pub struct PositionArgs {
     /// Gomoku rule set (gomoku only; renju is always renju).
     #[arg(long, value_name = "RULE", value_parser = registry::rule_parser())]
     pub rule: Option<String>,
-    /// Board size N (an N x N board): gomoku 5..26 (default 15), connect6 7..25 (default 19).
+    /// Board size N (an N x N board); the help lists each game's sizes
+    /// ([`registry::size_help`]).
     #[arg(long, value_name = "N")]
     pub size: Option<usize>,
     /// Xiangqi start position in FEN (`rnbakabnr/9/1c5c1/... w`).
     #[arg(long, value_name = "FEN")]
     pub fen: Option<String>,
-    /// Moves played from the start, in the game's notation: gomoku `h8g7f6`, connect6
-    /// `j10 j9l11`, xiangqi `h2e2 h9g7`.
+    /// Moves played from the start, in the game's notation; the help gives an example per
+    /// game ([`registry::moves_help`]).
     #[arg(long, value_name = "MOVES", allow_hyphen_values = true)]
     pub moves: Option<String>,
     /// Stone games: Black's stones for a setup (`"g10 h10 i10"`), or in `play` who plays

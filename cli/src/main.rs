@@ -354,18 +354,34 @@ fn escape_lines(text: &str) -> String {
 }
 
 /// The command-line definition with what the registry says of the games: `about` names
-/// them all, the help ends with a line per game (its summary).
+/// them all, the help ends with a line per game (its summary), and `--size` and `--moves`
+/// list each game's sizes and an example of its notation.
 fn cli_command() -> clap::Command {
     let games: String = registry::GAMES
         .iter()
         .map(|g| format!("\n  {:<10} {}", g.name(), g.summary()))
         .collect();
-    Cli::command()
+    let command = Cli::command()
         .about(format!("Game engines for {}", registry::names_and()))
         .after_help(format!(
             "Games:{games}\n\nWith no command, qi reads the first line of stdin and serves the \
              protocol it names (uci, ucci); named pbrain-*, it speaks Gomocup."
-        ))
+        ));
+    let with_arg = |id: &str| -> Vec<String> {
+        command
+            .get_subcommands()
+            .filter(|c| c.get_arguments().any(|a| a.get_id() == id))
+            .map(|c| c.get_name().to_string())
+            .collect()
+    };
+    let (sized, with_moves) = (with_arg("size"), with_arg("moves"));
+    let (size_help, moves_help) = (registry::size_help(), registry::moves_help());
+    let command = sized.into_iter().fold(command, |cmd, name| {
+        cmd.mut_subcommand(name, |c| c.mut_arg("size", |a| a.help(size_help.clone())))
+    });
+    with_moves.into_iter().fold(command, |cmd, name| {
+        cmd.mut_subcommand(name, |c| c.mut_arg("moves", |a| a.help(moves_help.clone())))
+    })
 }
 
 /// Every subcommand's name, from the command-line definition: `play, moves, ... or serve`.

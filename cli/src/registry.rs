@@ -48,3 +48,40 @@ pub fn rule_parser() -> PossibleValuesParser {
     }
     PossibleValuesParser::new(values)
 }
+
+/// The help of `--size`: each game with more than one board size, its sizes and default
+/// (`Board size N (an N x N board): gomoku 5..=26 (default 15), ...`).
+#[must_use]
+pub fn size_help() -> String {
+    let sizes: Vec<String> = GAMES
+        .iter()
+        .filter_map(|g| {
+            let (range, default) = g.sizes()?;
+            Some(format!(
+                "{} {}..={} (default {default})",
+                g.name(),
+                range.start(),
+                range.end()
+            ))
+        })
+        .collect();
+    format!("Board size N (an N x N board): {}", sizes.join(", "))
+}
+
+/// The help of `--moves`: an example in each game's notation, a game family once
+/// (`Moves played from the start, in the game's notation: gomoku `h8g7f6`, ...`).
+#[must_use]
+pub fn moves_help() -> String {
+    let mut seen: Vec<&str> = Vec::new();
+    let mut examples = Vec::new();
+    for g in GAMES {
+        if !seen.contains(&g.family()) {
+            seen.push(g.family());
+            examples.push(format!("{} `{}`", g.name(), g.moves_example()));
+        }
+    }
+    format!(
+        "Moves played from the start, in the game's notation: {}",
+        examples.join(", ")
+    )
+}

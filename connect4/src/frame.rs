@@ -75,6 +75,10 @@ impl GameSpec for Connect4Spec {
         "Connect Four: drop stones into 7 columns of 6 rows, four in a row wins"
     }
 
+    fn moves_example(&self) -> &'static str {
+        "4453"
+    }
+
     fn record_names(&self) -> &'static [&'static str] {
         &["connect four", "connect4"]
     }

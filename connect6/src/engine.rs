@@ -63,7 +63,9 @@ pub const DANGER_SHARE: f32 = 0.3;
 pub const VERIFY_CHECKS: u64 = 8;
 
 /// Limits of one [`Engine::think`]. Unset fields do not limit; with none set the engine
-/// searches 4 turns. The threat searches get a node budget from the limits (40 nodes per
+/// searches 4 turns. Not the shared search's [`game_core::search::Limits`]: the depth counts
+/// turns of two stones, and the time is the whole turn's, which the engine shares out among
+/// its stages (the frame's [`game_frame::Budget`] converts to this one). The threat searches get a node budget from the limits (40 nodes per
 /// millisecond, or a quarter of `nodes`, at most 400,000; 100,000 with neither) and end by
 /// 20% (ours) and [`DEFENCE_SHARE`] (the defence) of the time; the defence's threat
 /// searches share half the budget.

@@ -2,6 +2,7 @@
 //! [`CONNECT6`].
 
 use std::io::{self, BufRead, Write};
+use std::ops::RangeInclusive;
 use std::sync::atomic::AtomicBool;
 
 use game_core::search::PvLine;
@@ -14,7 +15,7 @@ use game_frame::{
     tuning,
 };
 
-use crate::board::{Cell, Connect6, DEFAULT_SIZE, MoveError, Stone};
+use crate::board::{Cell, Connect6, DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, MoveError, Stone};
 use crate::engine::{Engine, EngineLimits, TSS_TURNS};
 use crate::notation::{Point, format_connectmore, parse_littlegolem};
 
@@ -134,6 +135,14 @@ impl GameSpec for Connect6Spec {
 
     fn summary(&self) -> &'static str {
         "Six in a row, two stones per turn, boards 7x7 to 25x25 (default 19x19)"
+    }
+
+    fn sizes(&self) -> Option<(RangeInclusive<usize>, usize)> {
+        Some((MIN_SIZE..=MAX_SIZE, DEFAULT_SIZE))
+    }
+
+    fn moves_example(&self) -> &'static str {
+        "j10 j9l11"
     }
 
     fn record_names(&self) -> &'static [&'static str] {

@@ -4,11 +4,12 @@
 //! commands find a game there by its name and use nothing else of it.
 
 use std::io::{self, BufRead, Write};
+use std::ops::RangeInclusive;
 
 use game_core::Position;
 
-use crate::FrameError;
 use crate::config::EngineConfig;
+use crate::error::FrameError;
 use crate::rules::natural_key;
 use crate::session::Game;
 use crate::setup::{Opening, Setup};
@@ -27,7 +28,7 @@ pub struct Protocol {
     /// The protocol's own line that sets a strength level (UCI `setoption name Level value
     /// N`, Gomocup `INFO level N`, ...): the engine command's `--level` flag sends it first,
     /// for GUIs that cannot set it.
-    pub level_line: fn(crate::Level) -> String,
+    pub level_line: fn(crate::strength::Level) -> String,
 }
 
 /// A game as the registry lists it. Methods with a default are optional: a game that does
@@ -59,6 +60,15 @@ pub trait GameSpec: Sync {
 
     /// The values of a record's `[Game "..."]` tag this game reads, in lower case.
     fn record_names(&self) -> &'static [&'static str];
+
+    /// The board sizes `--size` accepts, in points a side, and the default (`None`: the
+    /// board has one size).
+    fn sizes(&self) -> Option<(RangeInclusive<usize>, usize)> {
+        None
+    }
+
+    /// A short `--moves` text in the game's notation, for the help (`h8g7f6`).
+    fn moves_example(&self) -> &'static str;
 
     /// The rule sets `--rule` names for this game, with a line on each (none: the game has
     /// one rule set).

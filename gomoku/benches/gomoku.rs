@@ -6,7 +6,7 @@ use std::sync::atomic::AtomicBool;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use game_core::{Position, Side};
-use gomoku::{Board, Engine, EngineLimits, Rule, ThreatSolver};
+use gomoku::{Board, Engine, Limits, Rule, ThreatSolver};
 
 const VCF: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -72,7 +72,7 @@ fn benches(c: &mut Criterion) {
                 let mut e = Engine::new(16);
                 let stop = AtomicBool::new(false);
                 black_box(
-                    e.main_search(&b, &[], &EngineLimits::depth(6), &stop, &mut |_| {})
+                    e.main_search(&b, &[], &Limits::depth(6), &stop, &mut |_| {})
                         .nodes,
                 )
             })

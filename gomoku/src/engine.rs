@@ -21,45 +21,6 @@ use crate::pattern::Class;
 use crate::point::Point;
 use crate::threat::ThreatSolver;
 
-/// What bounds one engine decision. Every limit left `None` is off (then the depth defaults to
-/// [`MAX_DEPTH`]).
-#[derive(Clone, Debug, Default)]
-pub struct EngineLimits {
-    /// Time to aim for under a game clock when below `hard_time`
-    /// ([`game_core::search::Limits::soft_time`]); at or above it iterations start until the
-    /// hard deadline.
-    pub soft_time: Option<Duration>,
-    /// Deadline never passed by more than a few milliseconds.
-    pub hard_time: Option<Duration>,
-    /// Deepest main-search iteration, in plies.
-    pub depth: Option<u32>,
-    /// About this many main-search nodes.
-    pub nodes: Option<u64>,
-}
-
-impl EngineLimits {
-    /// A decision within `time`: the hard limit is `time`, the soft one 1.5 times it, so
-    /// that iterations start until the deadline (a better root move found by the unfinished
-    /// last iteration still counts) and the move uses its time.
-    #[must_use]
-    pub fn time(time: Duration) -> Self {
-        EngineLimits {
-            soft_time: Some(time * 3 / 2),
-            hard_time: Some(time),
-            ..Default::default()
-        }
-    }
-
-    /// A fixed-depth decision.
-    #[must_use]
-    pub fn depth(depth: u32) -> Self {
-        EngineLimits {
-            depth: Some(depth),
-            ..Default::default()
-        }
-    }
-}
-
 /// The main search's selectivity, in [`Board::evaluate`] units (an open three is worth about
 /// 200), after Rapfi's classical search:
 /// - reverse futility to depth 8, 120 a ply;
@@ -249,14 +210,14 @@ impl Engine {
 
     /// [`Engine::think`] with `multipv` principal variations (0 and 1: one) at a strength
     /// `level` (`None`: full strength): the level's settings
-    /// ([`Rules::level_settings`](game_frame::Rules::level_settings)) cap the limits and may
+    /// ([`game_frame::Rules::level_settings`]) cap the limits and may
     /// leave out the threat searches, and the move, score and principal variation are those of
     /// the line the level's skill chooses among the main search's. The engine's own MultiPV
     /// and threat-search settings are restored afterwards.
     pub fn think_at(
         &mut self,
         board: &Board,
-        limits: &EngineLimits,
+        limits: &Limits<Point>,
         multipv: u32,
         level: Option<LevelPick>,
         stop: &AtomicBool,
@@ -285,12 +246,14 @@ impl Engine {
         result
     }
 
-    /// Chooses a move for the side to move of `board` within `limits`; `stop` (set from any
-    /// thread) ends the search early; `progress` is called after every main-search iteration.
+    /// Chooses a move for the side to move of `board` within `limits` (depth and nodes bound
+    /// the main search, the times the whole decision; the root moves and principal variations
+    /// are the engine's: every move, [`Engine::set_multipv`]); `stop` (set from any thread)
+    /// ends the search early; `progress` is called after every main-search iteration.
     pub fn think(
         &mut self,
         board: &Board,
-        limits: &EngineLimits,
+        limits: &Limits<Point>,
         stop: &AtomicBool,
         mut progress: impl FnMut(&Progress),
     ) -> EngineResult {
@@ -420,7 +383,7 @@ impl Engine {
         &mut self,
         board: &Board,
         root_moves: &[Point],
-        limits: &EngineLimits,
+        limits: &Limits<Point>,
         stop: &AtomicBool,
         progress: &mut impl FnMut(&Progress),
     ) -> EngineResult {
@@ -436,13 +399,11 @@ impl Engine {
             })
         };
         let search_limits = Limits {
-            depth: limits.depth,
-            nodes: limits.nodes,
             soft_time: left(limits.soft_time),
             hard_time: left(limits.hard_time),
             root_moves: root_moves.to_vec(),
             multipv: self.multipv,
-            ..Limits::default()
+            ..limits.clone()
         };
         let r = self.searcher.search(board, &search_limits, stop, |rep| {
             progress(&Progress {
@@ -469,7 +430,7 @@ impl Engine {
 /// One-call engine entry point: a fresh [`Engine`] (16 MiB table) thinks about `board` within
 /// `limits`.
 #[must_use]
-pub fn best_move(board: &Board, limits: &EngineLimits) -> EngineResult {
+pub fn best_move(board: &Board, limits: &Limits<Point>) -> EngineResult {
     let stop = AtomicBool::new(false);
     Engine::new(16).think(board, limits, &stop, |_| {})
 }

@@ -2,6 +2,7 @@
 //! [`GOMOKU`] (any rule and size) and [`RENJU`] (15x15 under renju rules).
 
 use std::io::{self, BufRead, Write};
+use std::ops::RangeInclusive;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
@@ -16,9 +17,10 @@ use game_frame::{
 };
 
 use crate::board::{Board, EndReason};
-use crate::engine::{Engine, EngineLimits};
+use crate::engine::Engine;
 use crate::error::GomokuError;
-use crate::point::{DEFAULT_SIZE, Point, Rule};
+use crate::point::{DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, Point, Rule};
+use game_core::search::Limits;
 
 fn usage(msg: impl Into<String>) -> FrameError {
     FrameError::Usage(msg.into())
@@ -160,6 +162,18 @@ impl GameSpec for GomokuSpec {
             "Five in a row: freestyle, standard or renju rules, boards 5x5 to 26x26 (default \
              15x15 freestyle)"
         }
+    }
+
+    fn sizes(&self) -> Option<(RangeInclusive<usize>, usize)> {
+        if self.renju {
+            None
+        } else {
+            Some((MIN_SIZE..=MAX_SIZE, DEFAULT_SIZE))
+        }
+    }
+
+    fn moves_example(&self) -> &'static str {
+        "h8g7f6"
     }
 
     fn record_names(&self) -> &'static [&'static str] {
@@ -356,10 +370,10 @@ impl Rules for Board {
         stop: &AtomicBool,
         progress: &mut dyn FnMut(&Progress<Point>),
     ) -> Decision<Point> {
-        let mut limits = EngineLimits {
+        let mut limits = Limits {
             depth: budget.depth,
             nodes: budget.nodes,
-            ..budget.time.map(EngineLimits::time).unwrap_or_default()
+            ..budget.time.map(Limits::time).unwrap_or_default()
         };
         if let (None, Some(clock)) = (budget.time, &budget.clock) {
             let empty = position.size() * position.size() - position.stone_count();

@@ -11,14 +11,14 @@
 //! - [`threat`]: VCF / VCT solvers and VCF defences ([`ThreatSolver`]).
 //! - [`engine`]: the decision procedure ([`Engine::think`], [`best_move`]): five, forced block,
 //!   VCF, defence against the opponent's VCF, VCT, then the shared `game_core` search.
-//! - [`gomocup`]: the Gomocup brain protocol ([`gomocup::run`]).
+//! - [`protocol::gomocup`]: the Gomocup brain protocol ([`protocol::gomocup::run`]).
 //! - [`frame`]: the game frame's side ([`game_frame::Rules`] for [`Board`]) and the registry
 //!   entries [`frame::GOMOKU`] and [`frame::RENJU`].
 //!
 //! ```
-//! use gomoku::{Board, Rule, EngineLimits, best_move};
+//! use gomoku::{Board, Limits, Rule, best_move};
 //! let board = Board::from_moves(15, Rule::Renju, "h8i9g9i7i8").unwrap();
-//! let result = best_move(&board, &EngineLimits::depth(4));
+//! let result = best_move(&board, &Limits::depth(4));
 //! assert!(board.is_legal(result.best_move.unwrap()));
 //! println!("{board}");
 //! ```
@@ -44,9 +44,12 @@ pub mod tune;
 pub mod weights;
 
 pub use board::{Board, EndReason};
-pub use engine::{Engine, EngineLimits, EngineResult, Progress, Source, best_move};
+pub use engine::{Engine, EngineResult, Progress, Source, best_move};
 pub use error::GomokuError;
 pub use eval::{Evaluator, MAX_PATTERN_SCORE, WIN_NOW, WIN_SOON};
 pub use forbidden::ForbiddenKind;
+/// The limits of one engine decision: the shared search's ([`game_core::search::Limits`]),
+/// whose times bound the whole decision (threat searches included).
+pub use game_core::search::Limits;
 pub use point::{DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, Point, Rule, parse_gomocup};
 pub use threat::ThreatSolver;

@@ -30,8 +30,9 @@ use game_core::{Score, Side};
 use game_frame::Budget;
 use game_frame::opening_rule::{Answer, Ask, Choice, OpeningRule, Role};
 
-use crate::engine::{Engine, EngineLimits};
+use crate::engine::Engine;
 use crate::{Board, Point, Rule};
+use game_core::search::Limits;
 
 /// The opening rules gomoku offers under `rule`: (name, description).
 #[must_use]
@@ -348,7 +349,7 @@ impl GomokuOpening {
     fn evaluate(
         engine: &mut Engine,
         board: &Board,
-        limits: &EngineLimits,
+        limits: &Limits<Point>,
         stop: &AtomicBool,
     ) -> Score {
         if let Some((outcome, _)) = board.game_end() {
@@ -366,7 +367,7 @@ impl GomokuOpening {
         engine: &mut Engine,
         board: &Board,
         points: &[Point],
-        limits: &EngineLimits,
+        limits: &Limits<Point>,
         stop: &AtomicBool,
     ) -> Vec<(Point, Score)> {
         let mut out: Vec<(Point, Score)> = points
@@ -385,16 +386,16 @@ impl GomokuOpening {
 /// The limits of each short search the engine makes in the opening: a tenth of the
 /// budget's nodes, or 50 nodes a millisecond of its time per move, at most 20,000 nodes and
 /// 8 plies (the budget's depth when smaller). An opening step makes up to a few dozen.
-fn eval_limits(budget: &Budget) -> EngineLimits {
+fn eval_limits(budget: &Budget) -> Limits<Point> {
     let nodes = match (budget.nodes, budget.time) {
         (Some(n), _) => n / 10,
         (None, Some(t)) => t.as_millis() as u64 * 50,
         (None, None) => 20_000,
     };
-    EngineLimits {
+    Limits {
         nodes: Some(nodes.clamp(500, 20_000)),
         depth: Some(budget.depth.unwrap_or(8).clamp(1, 8)),
-        ..EngineLimits::default()
+        ..Limits::default()
     }
 }
 
@@ -586,7 +587,7 @@ impl OpeningRule<Board> for GomokuOpening {
             }
             Step::Swap | Step::Swap2 | Step::Colour => {
                 // The score of the side to move; which side the chooser holds decides.
-                let deeper = EngineLimits {
+                let deeper = Limits {
                     nodes: limits.nodes.map(|n| n * 4),
                     ..limits
                 };

@@ -4,7 +4,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use game_core::{Outcome, Side};
-use gomoku::{Board, Engine, EngineLimits, Rule, Source, ThreatSolver, best_move};
+use gomoku::{Board, Engine, Limits, Rule, Source, ThreatSolver, best_move};
 
 const VCF: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -38,7 +38,7 @@ fn vcf_positions(to_move_override: Option<Side>) -> Vec<(String, Board)> {
 #[test]
 fn engine_plays_the_reference_vcfs() {
     for (id, b) in vcf_positions(None) {
-        let r = best_move(&b, &EngineLimits::time(Duration::from_secs(2)));
+        let r = best_move(&b, &Limits::time(Duration::from_secs(2)));
         assert_eq!(r.source, Source::Vcf, "{id}");
         // Play the line out: it ends in a win for the side to move.
         let me = b.side_to_move();
@@ -57,7 +57,7 @@ fn engine_stops_the_opponents_vcf() {
     let (_, b) = vcf_positions(Some(Side::Second)).remove(0);
     let stop = AtomicBool::new(false);
     // A node limit, not a time: the same decision on any machine, however busy.
-    let limits = EngineLimits {
+    let limits = Limits {
         nodes: Some(1_500_000),
         ..Default::default()
     };
@@ -75,12 +75,12 @@ fn engine_stops_the_opponents_vcf() {
 #[test]
 fn wins_and_blocks() {
     let b = Board::from_moves(15, Rule::Freestyle, "h8a1i8a2j8a3k8a5").unwrap();
-    let r = best_move(&b, &EngineLimits::depth(2));
+    let r = best_move(&b, &Limits::depth(2));
     assert_eq!(r.source, Source::Five);
     assert!(["g8", "l8"].contains(&b.format_point(r.best_move.unwrap()).as_str()));
     let b = Board::from_moves(15, Rule::Freestyle, "h8g8i8a1j8a3k8").unwrap();
     // Not a depth limit: a fixed-depth search plays even a forced block through the search.
-    let nodes = EngineLimits {
+    let nodes = Limits {
         nodes: Some(10_000),
         ..Default::default()
     };
@@ -88,7 +88,7 @@ fn wins_and_blocks() {
     assert_eq!(r.source, Source::ForcedBlock);
     assert_eq!(b.format_point(r.best_move.unwrap()), "l8");
     let b = Board::from_moves(15, Rule::Freestyle, "h8a1i8a2j8a3k8a4l8").unwrap();
-    assert_eq!(best_move(&b, &EngineLimits::depth(2)).best_move, None);
+    assert_eq!(best_move(&b, &Limits::depth(2)).best_move, None);
 }
 
 /// A time-limited decision returns a searched move (how long it took is the benchmarks'
@@ -98,14 +98,9 @@ fn wins_and_blocks() {
 fn engine_answers_under_time_and_node_limits() {
     let b = Board::from_moves(20, Rule::Freestyle, "j10k11i11").unwrap();
     let stop = AtomicBool::new(false);
-    let r = Engine::new(8).think(
-        &b,
-        &EngineLimits::time(Duration::from_millis(300)),
-        &stop,
-        |_| {},
-    );
+    let r = Engine::new(8).think(&b, &Limits::time(Duration::from_millis(300)), &stop, |_| {});
     assert!(r.best_move.is_some());
-    let limits = EngineLimits {
+    let limits = Limits {
         nodes: Some(50_000),
         ..Default::default()
     };

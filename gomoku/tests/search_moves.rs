@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use game_core::{Position, Side};
 use gomoku::pattern::Class;
-use gomoku::{Board, Engine, EngineLimits, Point, Rule, Source};
+use gomoku::{Board, Engine, Limits, Point, Rule, Source};
 
 /// A small deterministic generator (SplitMix64), so that failures reproduce.
 struct Rng(u64);
@@ -212,7 +212,7 @@ fn threat_search_never_starves_the_main_search() {
                 &b,
                 // A second: the threat searches end by half of it, and the main search's
                 // first iteration takes milliseconds, so no machine load starves it.
-                &EngineLimits::time(Duration::from_secs(1)),
+                &Limits::time(Duration::from_secs(1)),
                 &stop,
                 |_| {},
             );

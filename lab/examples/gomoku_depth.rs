@@ -3,7 +3,7 @@
 //! the same positions: equal node totals before and after a change mean the same search, so
 //! the time compares speed alone.
 //! `cargo run --release -p lab --example gomoku_depth -- [ms | dN]` (default 1000).
-use gomoku::{Board, Engine, EngineLimits, bench::MIDDLE_GAME};
+use gomoku::{Board, Engine, Limits, bench::MIDDLE_GAME};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -23,15 +23,10 @@ fn main() {
         let mut seldepth = 0;
         // Time before the main search's clock started: the root threat searches.
         let mut threats_ms = None;
-        let r = e.think(
-            &b,
-            &EngineLimits::time(Duration::from_millis(ms)),
-            &stop,
-            |p| {
-                seldepth = p.seldepth;
-                threats_ms.get_or_insert(t.elapsed().as_millis() as u64 - p.time_ms);
-            },
-        );
+        let r = e.think(&b, &Limits::time(Duration::from_millis(ms)), &stop, |p| {
+            seldepth = p.seldepth;
+            threats_ms.get_or_insert(t.elapsed().as_millis() as u64 - p.time_ms);
+        });
         let spent = t.elapsed().as_secs_f64();
         println!(
             "{:<9} {:<42} {:<4} depth {:>2}/{:<2} score {:>6} nodes {:>9} time {:>5.0} ms \
@@ -66,7 +61,7 @@ fn fixed_depth(depth: u32) {
         let mut e = Engine::new(64);
         let stop = AtomicBool::new(false);
         let t = Instant::now();
-        let r = e.main_search(&b, &[], &EngineLimits::depth(depth), &stop, &mut |_| {});
+        let r = e.main_search(&b, &[], &Limits::depth(depth), &stop, &mut |_| {});
         let spent = t.elapsed().as_secs_f64();
         println!(
             "{:<9} {:<4} score {:>6} nodes {:>9} time {:>6.0} ms",

@@ -6,7 +6,7 @@
 //! matches.
 //! `cargo run --release -p lab --example gomoku_proofs -- [ms]` (default 500).
 use game_core::score::{MATE, MAX_EVAL};
-use gomoku::{Board, Engine, EngineLimits, Rule, Source};
+use gomoku::{Board, Engine, Limits, Rule, Source};
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -45,7 +45,7 @@ fn main() {
         let start = Instant::now();
         let result = engine.think(
             &board,
-            &EngineLimits::time(Duration::from_millis(ms)),
+            &Limits::time(Duration::from_millis(ms)),
             &AtomicBool::new(false),
             |_| {},
         );

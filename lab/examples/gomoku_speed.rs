@@ -2,7 +2,7 @@
 //! place + remove with full pattern update, main-search nodes per second, VCF times.
 //! `cargo run --release -p lab --example gomoku_speed`
 use game_core::Side;
-use gomoku::{Board, Engine, EngineLimits, Rule, ThreatSolver};
+use gomoku::{Board, Engine, Limits, Rule, ThreatSolver};
 use std::sync::atomic::AtomicBool;
 
 /// CPU time of this thread in seconds (Linux `/proc/thread-self/schedstat`), wall time elsewhere.
@@ -56,7 +56,7 @@ fn main() {
         let stop = AtomicBool::new(false);
         {
             let t = cpu();
-            let r = e.main_search(&b, &[], &EngineLimits::depth(8), &stop, &mut |_| {});
+            let r = e.main_search(&b, &[], &Limits::depth(8), &stop, &mut |_| {});
             let dt = cpu() - t;
             println!(
                 "main search {rule} {moves}: depth {} nodes {} in {:.3} s cpu: {:.2} M nodes/s, best {:?}",

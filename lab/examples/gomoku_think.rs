@@ -13,25 +13,20 @@ fn main() {
     println!("{b}");
     let mut e = Engine::new(64);
     let stop = AtomicBool::new(false);
-    let r = e.think(
-        &b,
-        &EngineLimits::time(Duration::from_millis(ms)),
-        &stop,
-        |p| {
-            println!(
-                "depth {} score {} nodes {} time {} nps {} pv {}",
-                p.depth,
-                p.score,
-                p.nodes,
-                p.time_ms,
-                p.nodes * 1000 / p.time_ms.max(1),
-                p.pv.iter()
-                    .map(|&m| b.format_point(m))
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            )
-        },
-    );
+    let r = e.think(&b, &Limits::time(Duration::from_millis(ms)), &stop, |p| {
+        println!(
+            "depth {} score {} nodes {} time {} nps {} pv {}",
+            p.depth,
+            p.score,
+            p.nodes,
+            p.time_ms,
+            p.nodes * 1000 / p.time_ms.max(1),
+            p.pv.iter()
+                .map(|&m| b.format_point(m))
+                .collect::<Vec<_>>()
+                .join(" ")
+        )
+    });
     println!(
         "best {:?} score {} source {:?} nodes {}",
         r.best_move.map(|m| b.format_point(m)),

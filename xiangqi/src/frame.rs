@@ -83,6 +83,10 @@ impl GameSpec for XiangqiSpec {
         "Chinese chess"
     }
 
+    fn moves_example(&self) -> &'static str {
+        "h2e2 h9g7"
+    }
+
     fn record_names(&self) -> &'static [&'static str] {
         &["chinese chess", "xiangqi"]
     }

@@ -36,8 +36,9 @@ use game_core::Side;
 use game_core::search::{MAX_HASH_MIB, MAX_THREADS, MIN_HASH_MIB};
 
 use crate::board::Board;
-use crate::engine::{Engine, EngineLimits};
+use crate::engine::Engine;
 use crate::point::{MAX_SIZE, MIN_SIZE, Point, Rule, parse_gomocup};
+use game_core::search::Limits;
 
 /// Name, version, author and country reported to `ABOUT`.
 pub const ABOUT: &str =
@@ -68,9 +69,9 @@ const MATCH_SPACE_MIN: i64 = 7;
 ///   start until the hard limit ([`game_core::search::Limits::soft_time`]) and the unfinished
 ///   last one still yields a better root move it has found.
 /// - When the match clock binds, the soft limit is a target of the clock shared over the
-///   moves expected (at most [`MATCH_SPACE`]), which the search stretches while it is in
+///   moves expected (at most `MATCH_SPACE`), which the search stretches while it is in
 ///   doubt and shrinks while it is sure; the hard limit lets a move take up to one part in
-///   [`MATCH_SPACE_MIN`] of the clock (never past the turn limit).
+///   `MATCH_SPACE_MIN` of the clock (never past the turn limit).
 pub fn turn_budget(turn: i64, left: i64, moves_left: i64) -> (Duration, Duration) {
     let safe = |t: i64| (t - (t / 16).max(25)).max(MIN_MOVE_MS);
     let turn_hard = safe(turn.max(1));
@@ -215,7 +216,7 @@ impl Brain {
     }
 
     /// The time for this move, counted from when its command was read.
-    fn limits(&self) -> EngineLimits {
+    fn limits(&self) -> Limits<Point> {
         let turn = if self.timeout_turn <= 0 {
             100
         } else {
@@ -238,11 +239,12 @@ impl Brain {
         // Time already spent since the command was read counts against this move.
         let spent = self.received.elapsed();
         let floor = Duration::from_millis(MIN_MOVE_MS as u64);
-        EngineLimits {
+        Limits {
             soft_time: Some(soft.saturating_sub(spent).max(floor)),
             hard_time: Some(hard.saturating_sub(spent).max(floor)),
             depth: self.max_depth,
             nodes: self.max_node,
+            ..Limits::default()
         }
     }
 
