@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use game_core::score::{mate_in, mated_in};
 use game_core::{Position, Score};
 
-use game_core::search::{Limits, Pruning, PvLine, SearchOptions, Searcher};
+use game_core::search::{Limits, Pruning, PvLine, Report, SearchOptions, Searcher};
 
 use game_frame::{LevelPick, LevelSettings, Rules};
 
@@ -83,23 +83,6 @@ pub enum Source {
     Vct,
     /// The main search.
     Search,
-}
-
-/// One completed iteration of the main search (what `MESSAGE`/`info` lines show).
-#[derive(Clone, Debug)]
-pub struct Progress {
-    /// Iteration depth in plies.
-    pub depth: u32,
-    /// Deepest ply the iteration reached (extensions and quiescence included).
-    pub seldepth: u32,
-    /// Score for the side to move.
-    pub score: Score,
-    /// Nodes so far.
-    pub nodes: u64,
-    /// Milliseconds so far.
-    pub time_ms: u64,
-    /// Principal variation.
-    pub pv: Vec<Point>,
 }
 
 /// The engine's decision.
@@ -221,7 +204,7 @@ impl Engine {
         multipv: u32,
         level: Option<LevelPick>,
         stop: &AtomicBool,
-        progress: impl FnMut(&Progress),
+        progress: impl FnMut(&Report<Point>),
     ) -> EngineResult {
         let settings = level.map(<Board as Rules>::level_settings);
         let skill = settings.and_then(|s| s.skill);
@@ -255,7 +238,7 @@ impl Engine {
         board: &Board,
         limits: &Limits<Point>,
         stop: &AtomicBool,
-        mut progress: impl FnMut(&Progress),
+        mut progress: impl FnMut(&Report<Point>),
     ) -> EngineResult {
         self.start = Instant::now();
         let me = board.side_to_move();
@@ -385,7 +368,7 @@ impl Engine {
         root_moves: &[Point],
         limits: &Limits<Point>,
         stop: &AtomicBool,
-        progress: &mut impl FnMut(&Progress),
+        progress: &mut impl FnMut(&Report<Point>),
     ) -> EngineResult {
         let spent = self.start.elapsed();
         let direct = spent > Duration::from_secs(3600) || limits.hard_time.is_none();
@@ -405,16 +388,7 @@ impl Engine {
             multipv: self.multipv,
             ..limits.clone()
         };
-        let r = self.searcher.search(board, &search_limits, stop, |rep| {
-            progress(&Progress {
-                depth: rep.depth,
-                seldepth: rep.seldepth,
-                score: rep.score,
-                nodes: rep.nodes,
-                time_ms: rep.time_ms,
-                pv: rep.pv.clone(),
-            });
-        });
+        let r = self.searcher.search(board, &search_limits, stop, progress);
         EngineResult {
             best_move: r.best_move,
             score: r.score,

@@ -44,12 +44,13 @@ pub mod tune;
 pub mod weights;
 
 pub use board::{Board, EndReason};
-pub use engine::{Engine, EngineResult, Progress, Source, best_move};
+pub use engine::{Engine, EngineResult, Source, best_move};
 pub use error::GomokuError;
 pub use eval::{Evaluator, MAX_PATTERN_SCORE, WIN_NOW, WIN_SOON};
 pub use forbidden::ForbiddenKind;
 /// The limits of one engine decision: the shared search's ([`game_core::search::Limits`]),
-/// whose times bound the whole decision (threat searches included).
-pub use game_core::search::Limits;
+/// whose times bound the whole decision (threat searches included); the engine's progress
+/// reports are the shared search's iterations ([`game_core::search::Report`]).
+pub use game_core::search::{Limits, Report};
 pub use point::{DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, Point, Rule, parse_gomocup};
 pub use threat::ThreatSolver;
