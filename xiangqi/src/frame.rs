@@ -312,18 +312,19 @@ impl Rules for Position {
         }
     }
 
+    /// The reason names the no-capture limit in force (60 moves by default, `--no-capture-plies`
+    /// or a record's tag otherwise).
     fn ending(&self) -> Option<Ending> {
         self.game_end().map(|(outcome, reason)| Ending {
             outcome,
             reason: match reason {
-                EndReason::Checkmate => "checkmate",
-                EndReason::Stalemate => "stalemate: no legal move",
-                EndReason::PerpetualCheck => "perpetual check",
-                EndReason::PerpetualChase => "perpetual chase",
-                EndReason::Repetition => "repetition",
-                EndReason::NoCaptureLimit => "60 moves without a capture",
-            }
-            .to_string(),
+                EndReason::Checkmate => "checkmate".to_string(),
+                EndReason::Stalemate => "stalemate: no legal move".to_string(),
+                EndReason::PerpetualCheck => "perpetual check".to_string(),
+                EndReason::PerpetualChase => "perpetual chase".to_string(),
+                EndReason::Repetition => "repetition".to_string(),
+                EndReason::NoCaptureLimit => no_capture_text(self.no_capture_limit()),
+            },
         })
     }
 
@@ -448,5 +449,15 @@ impl Rules for Position {
             game_core::Position::play(&mut pos, mv);
         }
         Some(format!("WXF: {}", words.join(" ")))
+    }
+}
+
+/// The ending text of the no-capture rule for a limit of `plies` plies: `60 moves without a
+/// capture` for 120 plies; an odd limit is given in plies (`101 plies without a capture`).
+fn no_capture_text(plies: u16) -> String {
+    if plies % 2 == 0 {
+        format!("{} moves without a capture", plies / 2)
+    } else {
+        format!("{plies} plies without a capture")
     }
 }

@@ -40,3 +40,39 @@ fn the_board_view_has_the_river_the_palaces_and_the_king_in_check() {
     assert_eq!(view.notes, ["Black is in check."]);
     assert_eq!(view.last, vec![(5, 9), (5, 0)]);
 }
+
+/// The no-capture draw names the limit in force: `--no-capture-plies 4` ends after two
+/// quiet moves each (no check, no capture) with "2 moves without a capture", an odd limit
+/// in plies.
+#[test]
+fn the_no_capture_draw_names_the_limit_in_force() {
+    let ending_after = |limit: u16, moves: &[&str]| {
+        let setup = Setup {
+            no_capture_plies: Some(limit),
+            ..Setup::fen("3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1")
+        };
+        let mut game = xiangqi::frame::XIANGQI
+            .build(&setup, &EngineConfig::small())
+            .unwrap();
+        for (i, mv) in moves.iter().enumerate() {
+            assert!(game.ending().is_none(), "over before ply {i}");
+            game.play_text(mv).unwrap();
+        }
+        game.ending().map(|e| (e.outcome, e.reason))
+    };
+    let quiet = ["a0a1", "d9d8", "a1a0", "d8d9", "a0a1"];
+    assert_eq!(
+        ending_after(4, &quiet[..4]),
+        Some((
+            game_core::Outcome::Draw,
+            "2 moves without a capture".to_string()
+        ))
+    );
+    assert_eq!(
+        ending_after(5, &quiet),
+        Some((
+            game_core::Outcome::Draw,
+            "5 plies without a capture".to_string()
+        ))
+    );
+}
