@@ -204,8 +204,9 @@ enum Command {
     /// game results, the data `qi tune` learns from (docs/tuning.md).
     ///
     /// One line per position: `1-0`, `0-1` or `1/2-1/2` (the first side's result), a tab, the
-    /// position (gomoku `rule size moves`, connect6 `size moves`, xiangqi a FEN). Runs with
-    /// different seeds are independent shards.
+    /// position (gomoku `rule size moves`, connect6 `size moves`, xiangqi a FEN), in game
+    /// order. Runs with different seeds are independent shards; runs of one seed with
+    /// consecutive `--first-game` ranges concatenate to one run's positions, line for line.
     Selfplay(SelfplayArgs),
     /// Fit the evaluation weights of a game to `qi selfplay` data or game records (Texel
     /// tuning) and write them as the game crate's Rust source (docs/tuning.md).
@@ -247,9 +248,14 @@ struct SelfplayArgs {
     /// Transposition table per game, MiB (1..=16384).
     #[arg(long, value_name = "MIB", default_value_t = 16, value_parser = clap::value_parser!(u32).range(game_core::search::MIN_HASH_MIB as i64..=game_core::search::MAX_HASH_MIB as i64))]
     hash: u32,
-    /// Seed of the random openings (use a different one for every shard).
+    /// Seed of the random openings (use a different one for every shard, or one seed with
+    /// different --first-game ranges).
     #[arg(long, value_name = "S", default_value_t = 1)]
     seed: u64,
+    /// Number of the first game: the run plays games K..K+N of the seed (N = --games), the
+    /// same games a run from 0 plays there, so consecutive ranges are shards of one run.
+    #[arg(long, value_name = "K", default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=1_000_000_000))]
+    first_game: u64,
     /// Random plies before the engine plays (default: gomoku 4, connect6 3 stones, xiangqi 8).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=100))]
     random_plies: Option<u32>,
@@ -587,6 +593,7 @@ fn selfplay(a: &SelfplayArgs) -> Result<(), CliError> {
     let default_plies = a.game.0.random_plies();
     let settings = game_frame::selfplay::Settings {
         games: a.games as usize,
+        first_game: a.first_game as usize,
         budget,
         threads: usize::from(a.threads),
         hash_mib: a.hash as usize,

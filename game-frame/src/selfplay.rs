@@ -4,8 +4,14 @@
 //! Output: [`tune::data`]'s text format, `# ` comment lines first (the command, so that a
 //! weights file can say which data made it), then one `result<TAB>position` line per quiet
 //! position. A run is one shard: runs with different `--seed`s on different machines write
-//! independent files, and `qi tune` reads them all.
+//! independent files, and `qi tune` reads them all. Game `i` of a seed is the same game in any
+//! run (its opening comes from the seed and `i`, its engine starts fresh, and a depth or node
+//! limit makes the search deterministic), and the positions are written in game order
+//! whatever the thread count; so the games `K..K+N` of a seed (`--first-game K --games N`)
+//! are exactly those games of one longer run, and shards of consecutive games concatenated
+//! in order give that run's positions line for line.
 
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -23,6 +29,8 @@ use crate::rules::Rules;
 pub struct Settings {
     /// Number of games.
     pub games: usize,
+    /// The number of the first game (games `first_game..first_game + games` of the seed).
+    pub first_game: usize,
     /// The engine's limit per turn (depth or nodes).
     pub budget: Budget,
     /// Games played at once, each on its own thread with a one-thread engine.
@@ -152,6 +160,27 @@ pub fn play_game<R: Rules + Tunable>(
     })
 }
 
+/// The output, written in game order.
+struct Ordered<'a> {
+    out: &'a mut (dyn Write + Send),
+    /// The next game (counted from the run's first) to write.
+    next: usize,
+    /// Finished games waiting for an earlier one, with their text.
+    pending: BTreeMap<usize, String>,
+}
+
+impl Ordered<'_> {
+    /// Takes the text of game `slot` and writes every game now in order.
+    fn put(&mut self, slot: usize, text: String) -> std::io::Result<()> {
+        self.pending.insert(slot, text);
+        while let Some(text) = self.pending.remove(&self.next) {
+            self.out.write_all(text.as_bytes())?;
+            self.next += 1;
+        }
+        self.out.flush()
+    }
+}
+
 /// Plays `settings.games` games from `start` on `settings.threads` threads and writes the
 /// quiet positions to `out` (see the module documentation). Prints a line per finished game
 /// to stderr.
@@ -183,10 +212,19 @@ pub fn run<R: Rules + Tunable>(
     writeln!(out, "# {}", settings.command)?;
     writeln!(
         out,
-        "# {} games, seed {}, {} random plies; result<TAB>position (tune::data)",
-        settings.games, settings.seed, settings.random_plies
+        "# games {}..{} of seed {}, {} random plies; result<TAB>position (tune::data)",
+        settings.first_game,
+        settings.first_game + settings.games,
+        settings.seed,
+        settings.random_plies
     )?;
-    let out = Mutex::new(out);
+    // Games finish in any order on several threads; their positions are written in game
+    // order: a finished game waits in `pending` until those before it are written.
+    let out = Mutex::new(Ordered {
+        out,
+        next: 0,
+        pending: BTreeMap::new(),
+    });
     let summary = Mutex::new(Summary::default());
     let next = AtomicUsize::new(0);
     let failed: Mutex<Option<FrameError>> = Mutex::new(None);
@@ -195,10 +233,11 @@ pub fn run<R: Rules + Tunable>(
         for _ in 0..settings.threads.max(1) {
             scope.spawn(|| {
                 loop {
-                    let game = next.fetch_add(1, Ordering::Relaxed);
-                    if game >= settings.games || stop.load(Ordering::Relaxed) {
+                    let slot = next.fetch_add(1, Ordering::Relaxed);
+                    if slot >= settings.games || stop.load(Ordering::Relaxed) {
                         break;
                     }
+                    let game = settings.first_game + slot;
                     let opening = &openings[game % openings.len()];
                     let mut rng = SplitMix64::new(
                         settings.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ game as u64,
@@ -212,6 +251,12 @@ pub fn run<R: Rules + Tunable>(
                         ..
                     }) = played
                     else {
+                        let write = out.lock().expect("output lock").put(slot, String::new());
+                        if let Err(e) = write {
+                            *failed.lock().expect("error lock") = Some(e.into());
+                            stop.store(true, Ordering::Relaxed);
+                            break;
+                        }
                         continue;
                     };
                     let mut text = String::new();
@@ -221,10 +266,7 @@ pub fn run<R: Rules + Tunable>(
                         text.push_str(p);
                         text.push('\n');
                     }
-                    let write = {
-                        let mut out = out.lock().expect("output lock");
-                        out.write_all(text.as_bytes()).and_then(|()| out.flush())
-                    };
+                    let write = out.lock().expect("output lock").put(slot, text);
                     if let Err(e) = write {
                         *failed.lock().expect("error lock") = Some(e.into());
                         stop.store(true, Ordering::Relaxed);
@@ -268,6 +310,7 @@ pub fn run<R: Rules + Tunable>(
 pub fn check_games<R: Rules + Tunable>(start: &R, random_plies: usize, games: u64) {
     let settings = Settings {
         games: 1,
+        first_game: 0,
         budget: Budget {
             depth: Some(2),
             ..Budget::default()

@@ -18,6 +18,7 @@ fn gomoku_games_are_recorded_faithfully() {
 fn the_selfplay_output_names_its_command_and_reads_as_tuning_data() {
     let settings = Settings {
         games: 2,
+        first_game: 0,
         budget: Budget {
             depth: Some(2),
             ..Budget::default()

@@ -14,12 +14,19 @@
 //! are random (seeded), each played twice with colours swapped. The end of the match prints
 //! W/D/L, the score, the Elo difference with a 95 % interval and, with `--sprt`, the
 //! log-likelihood ratio ([`stats`]), stopping early when a bound is crossed.
+//!
+//! A match is a list of game pairs (an opening each, played with colours swapped) that depend
+//! only on the seed: `--pairs A..B` plays a slice of them, `--results FILE` writes one JSON
+//! line per pair, and `qi match merge FILES` prints what one match over all those pairs would
+//! ([`results`]); so a long match can be shared among processes or machines.
 
 pub mod client;
 pub mod engine;
 pub mod local;
 pub mod referee;
+pub mod results;
 pub mod stats;
+pub mod tally;
 
 use std::fs::OpenOptions;
 use std::io::Write;
@@ -39,18 +46,25 @@ use client::{Clocks, Reply, TimeControl};
 use engine::{EngineSpec, Proto};
 use local::Player;
 use referee::{RecordInfo, Referee, Variant};
-use stats::{Sprt, SprtState, Wdl};
+use results::{MatchHeader, MergeArgs, PairLine};
+use stats::{Sprt, SprtState};
+use tally::{GameReport, MoveTimes, Tally, result_tag, summary};
 
 /// Options of `qi match`.
 #[derive(clap::Args, Clone, Debug)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 #[command(after_help = "Examples:\n  \
     qi match gomoku --size 15 --engine qi,name=a --engine qi,name=b --option hash=16 --games 20 --movetime 200ms --concurrency 2\n  \
     qi match connect6 --engine qi --engine cmd=./cloudict,proto=connectmore,name=cloudict --tc 60+1\n  \
-    qi match xiangqi --engine qi,proto=uci --engine cmd=./pikafish,proto=uci,option.Threads=1 --tc 10+0.1 --sprt elo0=0,elo1=5")]
+    qi match xiangqi --engine qi,proto=uci --engine cmd=./pikafish,proto=uci,option.Threads=1 --tc 10+0.1 --sprt elo0=0,elo1=5\n  \
+    qi match gomoku --engine qi,name=a --engine qi,name=b --movetime 100ms --seed 7 --pairs 0..50 --results part-0.jsonl")]
 pub struct MatchArgs {
+    /// `merge`: the summary of result files written by `--results`.
+    #[command(subcommand)]
+    pub command: Option<MatchCommand>,
     /// The game.
-    #[arg(value_parser = registry::game_parser())]
-    pub game: GameArg,
+    #[arg(value_parser = registry::game_parser(), required = true)]
+    pub game: Option<GameArg>,
     /// An engine; give two. `qi[,name=N][,proto=P][,option.K=V]` (qi itself; `proto=inprocess`
     /// plays in this process, the only way for a game without a protocol) or
     /// `cmd=PATH,proto=ucci|uci|gomocup|connectmore[,name=N][,arg=A]...[,option.K=V]...`.
@@ -66,9 +80,19 @@ pub struct MatchArgs {
     /// An option `K=V` for both engines.
     #[arg(long = "each", value_name = "K=V")]
     pub each: Vec<String>,
-    /// Games to play in all (an opening is played twice, colours swapped).
+    /// Games to play in all (an opening is played twice, colours swapped): the pairs
+    /// `0..games/2` (and the first game of the next pair when odd).
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub games: u32,
+    /// Play only the game pairs `A..B` of the match (pair `k`: games `2k` and `2k+1`, one
+    /// opening with colours swapped): the same openings, colours and games as those pairs of
+    /// one long match with the same seed or opening file. In place of --games.
+    #[arg(long, value_name = "A..B", conflicts_with = "games", value_parser = parse_pairs)]
+    pub pairs: Option<PairRange>,
+    /// Append one JSON line per game pair to FILE (opening, both games' results, reasons and
+    /// times, the pentanomial bucket, faults), the input of `qi match merge`.
+    #[arg(long, value_name = "FILE")]
+    pub results: Option<PathBuf>,
     /// Games played at once (each with its own two engine processes).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub concurrency: u32,
@@ -116,97 +140,41 @@ pub struct MatchArgs {
     pub log: Option<PathBuf>,
 }
 
-/// One finished game, as a worker reports it.
-#[derive(Clone, Debug)]
-pub struct GameReport {
-    /// Game number, from 0.
-    pub index: usize,
-    /// Which engine (0 or 1) played the first side.
-    pub first: usize,
-    /// The outcome by side.
-    pub outcome: Outcome,
-    /// Why the game ended.
-    pub reason: String,
-    /// The game record.
-    pub record: String,
-    /// Engine moves played.
-    pub plies: usize,
-    /// How long each engine (by engine index, not side) took for its moves in this game.
-    pub times: [MoveTimes; 2],
+/// The subcommands of `qi match`.
+#[derive(clap::Subcommand, Clone, Debug)]
+pub enum MatchCommand {
+    /// Merge result files of `qi match --results` (slices of one match, from any machine)
+    /// and print the match's summary: W/D/L, Elo with its 95 % interval (trinomial and
+    /// pentanomial), the SPRT's LLR with --sprt, endings and time per move, the same numbers
+    /// `qi match` prints for the same games. A pair found in two files is counted once.
+    Merge(MergeArgs),
 }
 
-/// The time an engine took for its moves: from the request sent to the move received.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct MoveTimes {
-    /// Moves answered.
-    pub moves: u64,
-    /// Their time summed.
-    pub total: Duration,
-    /// The longest.
-    pub max: Duration,
+/// A half-open range of game pairs, `A..B` (pairs `A` to `B - 1`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct PairRange {
+    /// The first pair.
+    pub start: usize,
+    /// One past the last pair.
+    pub end: usize,
 }
 
-impl MoveTimes {
-    /// Counts one move that took `spent`.
-    fn add(&mut self, spent: Duration) {
-        self.moves += 1;
-        self.total += spent;
-        self.max = self.max.max(spent);
+/// Parses `--pairs A..B` (`A < B`).
+///
+/// # Errors
+/// A message saying what is expected.
+fn parse_pairs(text: &str) -> Result<PairRange, String> {
+    let bad =
+        || format!("bad --pairs '{text}': expected A..B with whole numbers A < B, like 100..120");
+    let (a, b) = text.trim().split_once("..").ok_or_else(bad)?;
+    let start: usize = a.trim().parse().map_err(|_| bad())?;
+    let end: usize = b.trim().parse().map_err(|_| bad())?;
+    if start >= end || end > 500_000 {
+        return Err(format!(
+            "bad --pairs '{text}': the range is empty or too long (A < B <= 500000 expected)"
+        ));
     }
-
-    /// Adds another game's times.
-    fn merge(&mut self, other: &MoveTimes) {
-        self.moves += other.moves;
-        self.total += other.total;
-        self.max = self.max.max(other.max);
-    }
-
-    /// Mean time per move in milliseconds (0 with no moves).
-    fn mean_ms(&self) -> f64 {
-        if self.moves == 0 {
-            0.0
-        } else {
-            self.total.as_secs_f64() * 1000.0 / self.moves as f64
-        }
-    }
-}
-
-impl GameReport {
-    /// The result for engine 0: 1, 1/2 or 0 as (win, draw, loss) counts.
-    fn wdl(&self) -> Wdl {
-        match self.outcome {
-            Outcome::Draw => Wdl {
-                draws: 1,
-                ..Wdl::default()
-            },
-            Outcome::Win(side) => {
-                let winner = if side == Side::First {
-                    self.first
-                } else {
-                    1 - self.first
-                };
-                if winner == 0 {
-                    Wdl {
-                        wins: 1,
-                        ..Wdl::default()
-                    }
-                } else {
-                    Wdl {
-                        losses: 1,
-                        ..Wdl::default()
-                    }
-                }
-            }
-        }
-    }
-}
-
-fn result_tag(outcome: Outcome) -> &'static str {
-    match outcome {
-        Outcome::Win(Side::First) => "1-0",
-        Outcome::Win(Side::Second) => "0-1",
-        Outcome::Draw => "1/2-1/2",
-    }
+    Ok(PairRange { start, end })
 }
 
 /// Parses a duration with [`crate::args::parse_span`] (zero allowed); `what` names the
@@ -289,8 +257,13 @@ struct Setup {
     max_plies: Option<usize>,
     openings: Option<Vec<Opening>>,
     seed: u64,
+    /// The match's first game number (`2A` under `--pairs A..B`, else 0).
+    first_game: usize,
+    /// Games to play from `first_game`.
     games: usize,
     tc_text: String,
+    /// What the result lines say the match is.
+    header: MatchHeader,
     log: Option<engine::Log>,
 }
 
@@ -321,46 +294,22 @@ enum Message {
     Fatal(String),
 }
 
-/// The running totals of a match: what its game lines and its summary print.
-#[derive(Default)]
-struct Tally {
-    /// Results for the first engine named.
-    wdl: Wdl,
-    /// How games ended, with their counts, in order of first appearance.
-    reasons: Vec<(String, u32)>,
-    /// Time per move of each engine (by engine index).
-    times: [MoveTimes; 2],
-    /// Games counted.
-    finished: usize,
-}
-
-impl Tally {
-    /// Counts one finished game.
-    fn add(&mut self, report: &GameReport) {
-        self.finished += 1;
-        let r = report.wdl();
-        self.wdl.wins += r.wins;
-        self.wdl.draws += r.draws;
-        self.wdl.losses += r.losses;
-        for (t, game) in self.times.iter_mut().zip(&report.times) {
-            t.merge(game);
-        }
-        match self.reasons.iter_mut().find(|(k, _)| *k == report.reason) {
-            Some((_, n)) => *n += 1,
-            None => self.reasons.push((report.reason.clone(), 1)),
-        }
-    }
-}
-
 /// Runs `qi match`.
 ///
 /// # Errors
 /// [`CliError::Usage`] for bad options, engine specs, opening files or a program that cannot
 /// be started; [`CliError::Failed`] when the record file cannot be written.
 pub fn run(args: &MatchArgs) -> Result<(), CliError> {
+    if let Some(MatchCommand::Merge(merge)) = &args.command {
+        return results::merge(merge);
+    }
+    let Some(GameArg(spec)) = args.game else {
+        return Err(CliError::Usage(
+            "qi match needs a game (or `qi match merge FILES`)".to_string(),
+        ));
+    };
     engine::install_signal_handler();
     // The game and its base setup, checked by building it.
-    let spec = args.game.0;
     let base = GameSetup {
         size: args.size,
         rule: args.rule.clone(),
@@ -402,12 +351,30 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
         .as_deref()
         .map(|path| append_to(path, "record"))
         .transpose()?;
+    let mut results_file = args
+        .results
+        .as_deref()
+        .map(|path| append_to(path, "results"))
+        .transpose()?;
     let log = args
         .log
         .as_deref()
         .map(|path| append_to(path, "log"))
         .transpose()?
         .map(|file| std::sync::Arc::new(Mutex::new(file)));
+    let header = MatchHeader {
+        game: spec.name().to_string(),
+        rule: base.rule.clone(),
+        size: base.size,
+        engines: [specs[0].name.clone(), specs[1].name.clone()],
+        time_control: tc_text.clone(),
+        openings: match (&openings, &args.openings) {
+            (Some(list), Some(path)) => {
+                format!("file {} ({} openings)", path.display(), list.len())
+            }
+            _ => format!("seed {seed}"),
+        },
+    };
     let setup = Setup {
         spec,
         base: base.clone(),
@@ -418,9 +385,13 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
         max_plies: args
             .max_plies
             .map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
+        header,
         openings,
         seed,
-        games: args.games as usize,
+        first_game: args.pairs.map_or(0, |p| 2 * p.start),
+        games: args
+            .pairs
+            .map_or(args.games as usize, |p| 2 * (p.end - p.start)),
         tc_text,
         log,
     };
@@ -428,13 +399,16 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
-        "qi match {}: {} ({}) vs {} ({}), {} games, {}, {}",
+        "qi match {}: {} ({}) vs {} ({}), {}, {}, {}",
         variant.title(),
         names[0],
         setup.protos[0].name(),
         names[1],
         setup.protos[1].name(),
-        setup.games,
+        match args.pairs {
+            Some(p) => format!("pairs {}..{} ({} games)", p.start, p.end, setup.games),
+            None => format!("{} games", setup.games),
+        },
         setup.tc_text,
         match (&setup.openings, &args.openings) {
             (Some(list), Some(path)) => format!("{} openings from {}", list.len(), path.display()),
@@ -448,6 +422,7 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
         sprt.as_ref(),
         &names,
         &mut records,
+        &mut results_file,
         &mut out,
     )?;
     summary(&mut out, &names, &tally, sprt.as_ref(), sprt_end)
@@ -578,9 +553,10 @@ fn append_to(path: &std::path::Path, what: &str) -> Result<std::fs::File, CliErr
         .map_err(|e| CliError::Failed(format!("cannot open {what} file {}: {e}", path.display())))
 }
 
-/// Plays the match on `concurrency` workers, printing a line per finished game to `out` and
-/// its record to `records`; with `sprt`, stops once a bound is crossed (games finished after
-/// that are not counted). Returns the totals and the SPRT's early verdict, if any.
+/// Plays the match on `concurrency` workers, printing a line per finished game to `out`, its
+/// record to `records` and each finished pair to `results` (a game whose partner was not
+/// counted alone, at the end); with `sprt`, stops once a bound is crossed (games finished
+/// after that are not counted). Returns the totals and the SPRT's early verdict, if any.
 ///
 /// # Errors
 /// [`CliError::Usage`] when an engine cannot be started; [`CliError::Failed`] when the
@@ -591,6 +567,7 @@ fn play_match(
     sprt: Option<&Sprt>,
     names: &[String; 2],
     records: &mut Option<std::fs::File>,
+    results: &mut Option<std::fs::File>,
     out: &mut impl Write,
 ) -> Result<(Tally, Option<SprtState>), CliError> {
     let next = AtomicUsize::new(0);
@@ -620,7 +597,11 @@ fn play_match(
                 Message::Done(_) if stop.load(Ordering::SeqCst) => continue,
                 Message::Done(report) => report,
             };
-            tally.add(&report);
+            let pair = tally.add(&report);
+            if let (Some(file), Some(pair)) = (results.as_mut(), pair) {
+                let opening = setup.opening(pair[0].index).label;
+                PairLine::of(&setup.header, &opening, &[&pair[0], &pair[1]]).write(file)?;
+            }
             let (a, b) = if report.first == 0 {
                 (&names[0], &names[1])
             } else {
@@ -661,104 +642,15 @@ fn play_match(
         }
         Ok(())
     })?;
+    if let Some(file) = results.as_mut() {
+        for lone in tally.unpaired.values() {
+            let opening = setup.opening(lone.index).label;
+            PairLine::of(&setup.header, &opening, &[lone]).write(file)?;
+        }
+    }
     match fatal {
         Some(m) => Err(CliError::Usage(m)),
         None => Ok((tally, sprt_end)),
-    }
-}
-
-/// Prints the match's summary: games, W/L/D and points of the first engine, the Elo
-/// difference with its 95 % interval, the SPRT's log-likelihood ratio and verdict, how the
-/// games ended and each engine's time per move.
-///
-/// # Errors
-/// Output errors.
-fn summary(
-    out: &mut impl Write,
-    names: &[String; 2],
-    tally: &Tally,
-    sprt: Option<&Sprt>,
-    sprt_end: Option<SprtState>,
-) -> Result<(), CliError> {
-    let wdl = &tally.wdl;
-    writeln!(out, "Match finished: {} games", wdl.games())?;
-    writeln!(
-        out,
-        "Score of {} vs {}: {} - {} - {}  [{:.3}] {}",
-        names[0],
-        names[1],
-        wdl.wins,
-        wdl.losses,
-        wdl.draws,
-        wdl.score().unwrap_or(0.5),
-        wdl.games()
-    )?;
-    writeln!(
-        out,
-        "{}: {} wins, {} draws, {} losses, {:.1}/{} points",
-        names[0],
-        wdl.wins,
-        wdl.draws,
-        wdl.losses,
-        wdl.points(),
-        wdl.games()
-    )?;
-    if let Some((elo, lo, hi)) = wdl.elo() {
-        writeln!(
-            out,
-            "Elo difference: {} (95% interval {} .. {})",
-            fmt_elo(elo),
-            fmt_elo(lo),
-            fmt_elo(hi)
-        )?;
-    }
-    if let Some(s) = sprt {
-        let llr = s.llr(wdl);
-        let (lower, upper) = s.bounds();
-        let verdict = match s.state(llr) {
-            SprtState::H1 => "H1 accepted",
-            SprtState::H0 => "H0 accepted",
-            SprtState::Continue => "no decision",
-        };
-        writeln!(
-            out,
-            "SPRT (elo0={}, elo1={}, alpha={}, beta={}): LLR {:.3} [{:.3}, {:.3}]: {verdict}{}",
-            s.elo0,
-            s.elo1,
-            s.alpha,
-            s.beta,
-            llr,
-            lower,
-            upper,
-            if sprt_end.is_some() {
-                " (stopped early)"
-            } else {
-                ""
-            }
-        )?;
-    }
-    for (reason, n) in &tally.reasons {
-        writeln!(out, "  {n} x {reason}")?;
-    }
-    for (name, t) in names.iter().zip(&tally.times) {
-        writeln!(
-            out,
-            "Time per move, {name}: mean {:.0} ms, longest {:.0} ms over {} move{}",
-            t.mean_ms(),
-            t.max.as_secs_f64() * 1000.0,
-            t.moves,
-            if t.moves == 1 { "" } else { "s" }
-        )?;
-    }
-    out.flush()?;
-    Ok(())
-}
-
-fn fmt_elo(e: f64) -> String {
-    if e.is_infinite() {
-        if e > 0.0 { "+inf" } else { "-inf" }.to_string()
-    } else {
-        format!("{:+.1}", e + 0.0)
     }
 }
 
@@ -777,8 +669,8 @@ fn worker(
         if stop.load(Ordering::SeqCst) {
             break;
         }
-        let index = next.fetch_add(1, Ordering::SeqCst);
-        if index >= setup.games {
+        let index = setup.first_game + next.fetch_add(1, Ordering::SeqCst);
+        if index >= setup.first_game + setup.games {
             break;
         }
         match play_game(id, setup, index, &mut clients, spawn_lock, stop) {
@@ -824,29 +716,31 @@ fn play_game(
             1 - first
         }
     };
-    let finish = |game: &Referee, outcome: Outcome, reason: String, times: [MoveTimes; 2]| {
-        let names = [
-            setup.specs[engine_of(Side::First)].name.clone(),
-            setup.specs[engine_of(Side::Second)].name.clone(),
-        ];
-        let info = RecordInfo {
-            round: index + 1,
-            names,
-            outcome,
-            reason: reason.clone(),
-            opening: opening.label.clone(),
-            time_control: setup.tc_text.clone(),
+    let finish =
+        |game: &Referee, outcome: Outcome, reason: String, times: [MoveTimes; 2], fault: bool| {
+            let names = [
+                setup.specs[engine_of(Side::First)].name.clone(),
+                setup.specs[engine_of(Side::Second)].name.clone(),
+            ];
+            let info = RecordInfo {
+                round: index + 1,
+                names,
+                outcome,
+                reason: reason.clone(),
+                opening: opening.label.clone(),
+                time_control: setup.tc_text.clone(),
+            };
+            GameReport {
+                index,
+                first,
+                outcome,
+                reason,
+                record: game.record(&info),
+                plies: game.plies,
+                times,
+                fault,
+            }
         };
-        GameReport {
-            index,
-            first,
-            outcome,
-            reason,
-            record: game.record(&info),
-            plies: game.plies,
-            times,
-        }
-    };
     let no_times = [MoveTimes::default(); 2];
     // Start the engines (or restart those that failed) and begin the game.
     for e in [engine_of(Side::First), engine_of(Side::Second)] {
@@ -873,6 +767,7 @@ fn play_game(
                         Outcome::Win(side.opponent()),
                         fault.reason(),
                         no_times,
+                        true,
                     )));
                 }
             }
@@ -892,6 +787,7 @@ fn play_game(
                 Outcome::Win(side.opponent()),
                 fault.reason(),
                 no_times,
+                true,
             )));
         }
     }
@@ -902,11 +798,11 @@ fn play_game(
             return Ok(None);
         }
         if let Some((outcome, why)) = game.end() {
-            return Ok(Some(finish(&game, outcome, why, times)));
+            return Ok(Some(finish(&game, outcome, why, times, false)));
         }
         if setup.max_plies.is_some_and(|m| game.plies >= m) {
             let why = format!("draw by the move limit ({} engine moves)", game.plies);
-            return Ok(Some(finish(&game, Outcome::Draw, why, times)));
+            return Ok(Some(finish(&game, Outcome::Draw, why, times, false)));
         }
         let side = game.side_to_move();
         let e = engine_of(side);
@@ -916,8 +812,9 @@ fn play_game(
             theirs: time_left[side.opponent().index()],
         };
         let client = clients[e].as_mut().expect("started");
+        // Every loss here is the engine's fault: an illegal move, no move, time, a crash.
         let lose = |game: &Referee, why: String, times: [MoveTimes; 2]| {
-            finish(game, Outcome::Win(side.opponent()), why, times)
+            finish(game, Outcome::Win(side.opponent()), why, times, true)
         };
         match client.go(&game, &opening, &clocks, setup.margin) {
             Ok((Reply::Move(text), spent)) => {
