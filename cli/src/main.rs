@@ -297,6 +297,11 @@ struct TuneArgs {
     /// instead of the evaluation to the results.
     #[arg(long)]
     policy: bool,
+    /// Held-out data (files like --data, from other games: another seed): not fitted, only
+    /// scored, so the errors printed for it say how well each set of weights predicts games
+    /// the fit never saw (the evaluation fit only).
+    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with = "policy")]
+    validate: Vec<PathBuf>,
 }
 
 /// A positive finite learning rate.
@@ -645,8 +650,14 @@ fn tune_command(a: &TuneArgs) -> Result<(), CliError> {
         .iter()
         .map(|path| tune_data::read(path, a.game.0))
         .collect::<Result<Vec<_>, _>>()?;
+    let validate = a
+        .validate
+        .iter()
+        .map(|path| tune_data::read(path, a.game.0))
+        .collect::<Result<Vec<_>, _>>()?;
     let settings = game_frame::tuning::Settings {
         data,
+        validate,
         epochs: a.epochs as usize,
         learning_rate: a.lr,
         threads,

@@ -1332,6 +1332,79 @@ fn xiangqi_board_from_the_humans_side_and_ascii_without_chinese() {
 
 // ----- tuning -----
 
+/// `qi tune --validate` scores held-out data without fitting it: given the training data
+/// itself, it must report exactly the training errors of the build's and the tuned weights
+/// (same positions, same K); a held-out file of another game is refused.
+#[test]
+fn tune_scores_held_out_data() {
+    let records = temp_file("c6-held.pgn");
+    std::fs::write(
+        &records,
+        "[Game \"Connect6\"]\n[Result \"1-0\"]\n[Size \"19\"]\n\n\
+         1. j10 a1a2 2. j11j12 a3a4 3. j13j14 b1b2 4. j9j15 1-0\n\n\
+         [Game \"Connect6\"]\n[Result \"0-1\"]\n[Size \"19\"]\n\n\
+         1. j10 k10k11 2. a1a2 k12k13 3. s1s2 k14k9 0-1\n",
+    )
+    .unwrap();
+    let path = records.to_str().unwrap();
+    let args = [
+        "tune",
+        "connect6",
+        "--data",
+        path,
+        "--validate",
+        path,
+        "--epochs",
+        "20",
+        "--threads",
+        "1",
+        "--out",
+    ];
+    let out = temp_file("c6-held-weights.rs");
+    let o = run(&[&args[..], &[out.to_str().unwrap()]].concat(), "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    let number_after = |text: &str, key: &str| -> String {
+        let rest = &text[text.find(key).unwrap_or_else(|| panic!("{key}: {text}")) + key.len()..];
+        rest.split(|c: char| c.is_whitespace() || c == ',' || c == ')' || c == ';')
+            .find(|w| !w.is_empty())
+            .unwrap()
+            .to_string()
+    };
+    let before = number_after(&err, "mean squared error of the build's weights ");
+    let after = number_after(&err, "mean squared error of the tuned weights ");
+    let held = err
+        .lines()
+        .find(|l| l.starts_with("held out: "))
+        .expect(&err);
+    assert!(held.contains("from 1 file(s)"), "{held}");
+    assert_eq!(
+        number_after(held, "of the build's weights "),
+        before,
+        "{err}"
+    );
+    assert_eq!(number_after(held, "of the tuned weights "), after, "{err}");
+    let gomoku = temp_file("gomoku-held.pgn");
+    std::fs::write(
+        &gomoku,
+        "[Game \"Gomoku\"]\n[Result \"1-0\"]\n[Rule \"freestyle\"]\n[Size \"15\"]\n\n1. h8 i9 1-0\n",
+    )
+    .unwrap();
+    let o = run(
+        &[
+            "tune",
+            "connect6",
+            "--data",
+            path,
+            "--validate",
+            gomoku.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("gomoku-held.pgn"), "{}", stderr(&o));
+}
+
 /// `qi tune --data` reads game records (`qi match --records`): one data line per ply of each
 /// game that ended by the rules (connect6's mid-turn positions too: 12 stones, 12 positions),
 /// none of a game cut short; a record of another game, or a file that is not UTF-8, is

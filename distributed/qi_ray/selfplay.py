@@ -127,9 +127,11 @@ def run_selfplay(cfg: SelfplayConfig, out_dir: str | Path, log: Callable[[str], 
         "shards": [{k: v for k, v in s.items() if k != "lines"} for s in ordered],
     }
     with open(out / "positions.txt", "w") as f:
-        f.write(f"# qi-ray selfplay: {manifest['command']}\n")
-        f.write(f"# binary sha256 {manifest['binary_sha256']}; {len(ordered)} shards of "
-                f"{cfg.shard_games} games; manifest.json has each shard's command\n")
+        # The first line is the one-run command these shards equal, as `qi selfplay` writes
+        # it, so that `qi tune` names it in the weights file's header.
+        f.write(f"# {manifest['command']}\n")
+        f.write(f"# qi-ray: {len(ordered)} shards of {cfg.shard_games} games, binary sha256 "
+                f"{manifest['binary_sha256']}; manifest.json has each shard's command\n")
         for s in ordered:
             for line in s["lines"]:
                 f.write(line + "\n")

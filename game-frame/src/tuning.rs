@@ -26,6 +26,8 @@ pub struct DataText {
 pub struct Settings {
     /// The data, one entry per file given.
     pub data: Vec<DataText>,
+    /// Held-out data, scored but not fitted (may be empty).
+    pub validate: Vec<DataText>,
     /// Adam epochs.
     pub epochs: usize,
     /// Adam step size in weight units.
@@ -93,6 +95,22 @@ pub fn run<P: Tunable>(settings: &Settings) -> Result<(), FrameError> {
             eprintln!("  {:<36} {:>7} -> {v}", w.name, w.value);
         }
     }
+    if !settings.validate.is_empty() {
+        let held = held_out::<P>(settings, &data, k, &start, &rounded)?;
+        eprintln!(
+            "held out: {} positions from {} file(s); mean squared error of a constant \
+             prediction {:.6}, of the first side's advantage alone {:.6}, of the build's \
+             weights {:.6}, of the tuned weights {:.6} ({:.6} without the first side's \
+             advantage, as the engine evaluates)",
+            held.positions,
+            settings.validate.len(),
+            held.constant,
+            held.colour_only,
+            held.build,
+            held.tuned,
+            held.tuned_without_colour
+        );
+    }
     let mut sources: Vec<String> = Vec::new();
     for c in &data.comments {
         let source = c.starts_with("qi selfplay") || c.starts_with("records ");
@@ -112,6 +130,68 @@ pub fn run<P: Tunable>(settings: &Settings) -> Result<(), FrameError> {
     provenance.extend(sources.iter().map(|s| format!("- `{s}`")));
     let text = rust_source(P::GAME, &data.weights, &values, &provenance);
     write_source(settings, &text)
+}
+
+/// The errors on held-out data ([`Settings::validate`]) of four predictions, each
+/// `sigmoid(K · eval)` at the `K` fitted to the training data except the first.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct HeldOut {
+    /// Positions scored.
+    pub positions: usize,
+    /// The training data's mean result for every position (a model that knows nothing).
+    pub constant: f64,
+    /// Every weight 0 and the fitted first-side advantage: what the side to move alone says.
+    pub colour_only: f64,
+    /// The build's weights (no colour term, as the engine evaluates).
+    pub build: f64,
+    /// The tuned weights with the fitted colour term.
+    pub tuned: f64,
+    /// The tuned weights alone, as the engine evaluates (a constant per colour does not change
+    /// which move a search prefers, but it does change the prediction).
+    pub tuned_without_colour: f64,
+}
+
+/// Scores the held-out data: see [`HeldOut`]. `build` are the build's weight values, `tuned`
+/// the rounded fitted values with the colour term last.
+///
+/// # Errors
+/// [`FrameError::Usage`] for held-out data that does not read or holds no usable position.
+fn held_out<P: Tunable>(
+    settings: &Settings,
+    training: &Dataset,
+    k: f64,
+    build: &[f64],
+    tuned: &[f64],
+) -> Result<HeldOut, FrameError> {
+    let mut held = Dataset::for_game::<P>();
+    for file in &settings.validate {
+        held.read_text::<P>(&file.name, &file.text, settings.threads)
+            .map_err(|e| FrameError::Usage(format!("--validate: {e}")))?;
+    }
+    if held.is_empty() {
+        return Err(FrameError::Usage(format!(
+            "--validate: {}",
+            tune::TuneError::Empty
+        )));
+    }
+    let mean = (0..training.len())
+        .map(|i| f64::from(training.sample(i).target))
+        .sum::<f64>()
+        / training.len() as f64;
+    let constant = (0..held.len())
+        .map(|i| (f64::from(held.sample(i).target) - mean).powi(2))
+        .sum::<f64>()
+        / held.len() as f64;
+    let mut colour_only = vec![0.0; tuned.len()];
+    colour_only[held.weights.len()] = tuned[held.weights.len()];
+    Ok(HeldOut {
+        positions: held.len(),
+        constant,
+        colour_only: held.error(&colour_only, k, settings.threads),
+        build: held.error(build, k, settings.threads),
+        tuned: held.error(tuned, k, settings.threads),
+        tuned_without_colour: held.error(&tuned[..held.weights.len()], k, settings.threads),
+    })
 }
 
 /// Refuses an output path that cannot be written before the fit starts: a directory, or a

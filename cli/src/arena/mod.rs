@@ -323,12 +323,7 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
     let (specs, protos) = engines(args, &variant, start.board().files)?;
     let (tc, tc_text) = time_control(args)?;
     let margin = parse_duration(&args.margin, "--margin")?;
-    let sprt = args
-        .sprt
-        .as_deref()
-        .map(Sprt::parse)
-        .transpose()
-        .map_err(CliError::Usage)?;
+    let sprt = Sprt::parse_option(args.sprt.as_deref()).map_err(CliError::Usage)?;
     let openings = match &args.openings {
         Some(path) => {
             let text = std::fs::read_to_string(path).map_err(|e| {

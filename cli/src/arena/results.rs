@@ -301,12 +301,7 @@ fn tally(pairs: &BTreeMap<usize, PairLine>) -> Tally {
 /// # Errors
 /// [`CliError::Usage`] for a bad `--sprt` or result file (see [`read`]); output errors.
 pub fn merge(args: &MergeArgs) -> Result<(), CliError> {
-    let sprt = args
-        .sprt
-        .as_deref()
-        .map(Sprt::parse)
-        .transpose()
-        .map_err(CliError::Usage)?;
+    let sprt = Sprt::parse_option(args.sprt.as_deref()).map_err(CliError::Usage)?;
     let pairs = read(&args.files)?;
     let Some(header) = pairs.values().next().map(|l| l.header.clone()) else {
         return Err(CliError::Usage(format!(

@@ -268,6 +268,14 @@ impl Sprt {
         Ok(s)
     }
 
+    /// [`Sprt::parse`] of an optional `--sprt` text: `Ok(None)` without one.
+    ///
+    /// # Errors
+    /// As [`Sprt::parse`].
+    pub fn parse_option(text: Option<&str>) -> Result<Option<Sprt>, String> {
+        text.map(Sprt::parse).transpose()
+    }
+
     /// The Wald bounds `(ln(β/(1-α)), ln((1-β)/α))`.
     #[must_use]
     pub fn bounds(&self) -> (f64, f64) {
