@@ -228,6 +228,62 @@ fn bad_result_files_are_refused_with_where_and_what() {
     let err = run(&["match", "merge", a.to_str().unwrap(), b.to_str().unwrap()]);
     assert!(err.contains("b.jsonl:1 is from another match"), "{err}");
     assert!(err.contains("seed 2"), "{err}");
+    // ... nor does a file of one match take another's lines.
+    let err = run(&[
+        "match",
+        "gomoku",
+        "--size",
+        "9",
+        "--engine",
+        "qi,option.depth=1",
+        "--engine",
+        "qi,option.depth=1",
+        "--movetime",
+        "60s",
+        "--seed",
+        "2",
+        "--pairs",
+        "1..2",
+        "--results",
+        a.to_str().unwrap(),
+    ]);
+    assert!(err.contains("holds another match"), "{err}");
+    assert_eq!(std::fs::read_to_string(&a).unwrap().lines().count(), 1);
+    // Engines with other settings make another match too (depth 2 against depth 1).
+    let c = temp("c.jsonl");
+    qi(&[
+        "match",
+        "gomoku",
+        "--size",
+        "9",
+        "--engine",
+        "qi,option.depth=1",
+        "--engine",
+        "qi,option.depth=2",
+        "--movetime",
+        "60s",
+        "--seed",
+        "1",
+        "--pairs",
+        "1..2",
+        "--results",
+        c.to_str().unwrap(),
+    ]);
+    let err = run(&["match", "merge", a.to_str().unwrap(), c.to_str().unwrap()]);
+    assert!(err.contains("option.depth=2"), "{err}");
+    // Edited lines: engine 1 playing first in an even game, one game twice.
+    let line = std::fs::read_to_string(&a).unwrap();
+    let swapped = temp("swapped.jsonl");
+    std::fs::write(&swapped, line.replacen("\"first\":0", "\"first\":1", 1)).unwrap();
+    let err = run(&["match", "merge", swapped.to_str().unwrap()]);
+    assert!(
+        err.contains("swapped.jsonl:1: game 0: first engine 1"),
+        "{err}"
+    );
+    let twice = temp("twice.jsonl");
+    std::fs::write(&twice, line.replacen("\"index\":1", "\"index\":0", 1)).unwrap();
+    let err = run(&["match", "merge", twice.to_str().unwrap()]);
+    assert!(err.contains("holds game 0 twice"), "{err}");
     for bad in ["3..3", "x..4", "4", "2..1"] {
         let err = run(&[
             "match", "gomoku", "--engine", "qi", "--engine", "qi", "--pairs", bad,

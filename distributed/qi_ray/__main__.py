@@ -7,9 +7,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+from pathlib import Path
+
+import ray
 
 from .cluster import connect
+from .process import QiFailed
 from .selfplay import SelfplayConfig, run_selfplay
 from .sprt import PROTOCOLS, SprtConfig, run_sprt
 
@@ -40,7 +45,7 @@ def parser() -> argparse.ArgumentParser:
 
     f = sub.add_parser("selfplay", help="self-play shards gathered into one dataset")
     f.add_argument("--qi", required=True, help="the qi binary")
-    f.add_argument("--game", required=True)
+    f.add_argument("--game", required=True, choices=SELFPLAY_GAMES)
     f.add_argument("--seed", type=int, required=True)
     f.add_argument("--games", type=int, required=True)
     f.add_argument("--shard-games", type=int, default=50)
@@ -52,8 +57,40 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+# The games `qi selfplay` plays (its registry names).
+SELFPLAY_GAMES = ["connect4", "connect6", "gomoku", "renju", "xiangqi"]
+
+
 def main(argv: list[str] | None = None) -> int:
+    """Runs the command line; returns the exit status (2 for a usage error, 1 for a failed run)."""
     a = parser().parse_args(argv)
+    binaries = [a.base, a.test] if a.command == "sprt" else [a.qi]
+    for b in binaries:
+        if not os.path.isfile(b) or not os.access(b, os.X_OK):
+            print(f"qi-ray: error: {b} is not an executable file (a qi binary)", file=sys.stderr)
+            return 2
+    out = Path(a.out)
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        print(f"qi-ray: error: --out {out} is not an empty folder: give a new one", file=sys.stderr)
+        return 2
+    if a.command == "selfplay" and (a.games <= 0 or a.shard_games <= 0):
+        print("qi-ray: error: --games and --shard-games must be above zero", file=sys.stderr)
+        return 2
+    try:
+        return run(a)
+    except (OSError, ValueError) as e:
+        print(f"qi-ray: error: {e}", file=sys.stderr)
+        return 2
+    except (QiFailed, RuntimeError) as e:
+        print(f"qi-ray: failed: {e}", file=sys.stderr)
+        return 1
+    finally:
+        if ray.is_initialized():
+            ray.shutdown()
+
+
+def run(a: argparse.Namespace) -> int:
+    """Connects to the cluster and runs the parsed command."""
     extra = []
     if a.rule:
         extra += ["--rule", a.rule]
@@ -82,9 +119,6 @@ def main(argv: list[str] | None = None) -> int:
             f"`qi match merge --sprt {cfg.sprt} {a.out}/pairs-*.jsonl` prints the summary"
         )
         return 0
-    if a.games <= 0 or a.shard_games <= 0:
-        print("--games and --shard-games must be above zero", file=sys.stderr)
-        return 2
     args = list(extra)
     if a.depth:
         args += ["--depth", str(a.depth)]

@@ -33,9 +33,11 @@ class Binary:
         not executable.
         """
         path = Path(path)
-        data = path.read_bytes()
+        if not path.is_file():
+            raise FileNotFoundError(f"no qi binary at {path}")
         if not os.access(path, os.X_OK):
             raise PermissionError(f"{path} is not executable")
+        data = path.read_bytes()
         return Binary(name=name, sha256=hashlib.sha256(data).hexdigest(), data=ray.put(data))
 
     def local_path(self) -> Path:

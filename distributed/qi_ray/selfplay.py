@@ -93,10 +93,12 @@ def run_selfplay(cfg: SelfplayConfig, out_dir: str | Path, log: Callable[[str], 
     lost worker.
     """
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    if (out / "positions.txt").exists():
-        raise FileExistsError(f"{out / 'positions.txt'} exists: give a new folder")
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise FileExistsError(f"{out} is not an empty folder: give a new folder for the dataset")
+    if cfg.games <= 0 or cfg.shard_games <= 0:
+        raise ValueError("games and shard_games must be above zero")
     qi = Binary.ship(cfg.qi, "qi")
+    out.mkdir(parents=True, exist_ok=True)
     marker = str(out / "crash-marker") if cfg.crash_shard is not None else None
     t0 = time.monotonic()
     refs = {}

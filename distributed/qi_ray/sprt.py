@@ -150,11 +150,12 @@ def run_sprt(cfg: SprtConfig, out_dir: str | Path, log: Callable[[str], None] = 
     fails for a reason other than a lost worker (a bad option, an engine that cannot start).
     """
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    if any(out.iterdir()):
-        raise FileExistsError(f"{out} is not empty: give a new folder for the results")
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise FileExistsError(f"{out} is not an empty folder: give a new folder for the results")
+    match_argv(cfg, "BASE", "TEST", 0, 1, "FILE")  # checks the game before anything starts
     base = Binary.ship(cfg.base, "base")
     test = Binary.ship(cfg.test, "test")
+    out.mkdir(parents=True, exist_ok=True)
     (out / "run.json").write_text(
         json.dumps(
             {

@@ -112,3 +112,17 @@ def test_selfplay_shards_equal_one_local_run_and_a_killed_shard_counts_once(qi, 
     )
     assert merged == data_lines(one)
     assert json.loads((tmp_path / "ray" / "manifest.json").read_text()) == m
+
+
+def test_usage_errors_are_refused_before_anything_starts(tmp_path, capsys):
+    from qi_ray.__main__ import main
+
+    out = tmp_path / "out"
+    common = ["--game", "gomoku", "--movetime", "1s", "--sprt", "elo0=0,elo1=5", "--out", str(out)]
+    assert main(["sprt", "--base", str(tmp_path / "none"), "--test", str(tmp_path / "none"), *common]) == 2
+    assert "is not an executable file" in capsys.readouterr().err
+    assert not out.exists()
+    (out / "x").mkdir(parents=True)
+    exe = QI or "/bin/true"
+    assert main(["sprt", "--base", exe, "--test", exe, *common]) == 2
+    assert "is not an empty folder" in capsys.readouterr().err

@@ -56,6 +56,15 @@ pub fn run<P: Tunable>(settings: &Settings) -> Result<(), FrameError> {
     if data.is_empty() {
         return Err(FrameError::Usage(tune::TuneError::Empty.to_string()));
     }
+    if (0..data.len()).all(|i| data.sample(i).target == 0.5) {
+        return Err(FrameError::Usage(
+            "every position's game was drawn: the results say nothing to fit the evaluation \
+             to (give data with decided games)"
+                .to_string(),
+        ));
+    }
+    // The held-out data is read before the fit, so that a bad file costs no fitting time.
+    let held = read_held_out::<P>(settings)?;
     eprintln!(
         "{} positions ({} decisive ones skipped) from {} file(s)",
         data.len(),
@@ -95,8 +104,8 @@ pub fn run<P: Tunable>(settings: &Settings) -> Result<(), FrameError> {
             eprintln!("  {:<36} {:>7} -> {v}", w.name, w.value);
         }
     }
-    if !settings.validate.is_empty() {
-        let held = held_out::<P>(settings, &data, k, &start, &rounded)?;
+    if let Some(held) = held {
+        let held = held_out(settings, &held, &data, k, &start, &rounded);
         eprintln!(
             "held out: {} positions from {} file(s); mean squared error of a constant \
              prediction {:.6}, of the first side's advantage alone {:.6}, of the build's \
@@ -151,20 +160,23 @@ pub struct HeldOut {
     pub tuned_without_colour: f64,
 }
 
-/// Scores the held-out data: see [`HeldOut`]. `build` are the build's weight values, `tuned`
-/// the rounded fitted values with the colour term last.
+/// Reads the held-out data ([`Settings::validate`]); `None` without any. A file given as
+/// training data too is named on stderr: its positions are not held out.
 ///
 /// # Errors
 /// [`FrameError::Usage`] for held-out data that does not read or holds no usable position.
-fn held_out<P: Tunable>(
-    settings: &Settings,
-    training: &Dataset,
-    k: f64,
-    build: &[f64],
-    tuned: &[f64],
-) -> Result<HeldOut, FrameError> {
+fn read_held_out<P: Tunable>(settings: &Settings) -> Result<Option<Dataset>, FrameError> {
+    if settings.validate.is_empty() {
+        return Ok(None);
+    }
     let mut held = Dataset::for_game::<P>();
     for file in &settings.validate {
+        if settings.data.iter().any(|d| d.name == file.name) {
+            eprintln!(
+                "qi tune: {} is training data too: its positions are not held out",
+                file.name
+            );
+        }
         held.read_text::<P>(&file.name, &file.text, settings.threads)
             .map_err(|e| FrameError::Usage(format!("--validate: {e}")))?;
     }
@@ -174,6 +186,19 @@ fn held_out<P: Tunable>(
             tune::TuneError::Empty
         )));
     }
+    Ok(Some(held))
+}
+
+/// Scores the held-out data `held`: see [`HeldOut`]. `build` are the build's weight values,
+/// `tuned` the rounded fitted values with the colour term last.
+fn held_out(
+    settings: &Settings,
+    held: &Dataset,
+    training: &Dataset,
+    k: f64,
+    build: &[f64],
+    tuned: &[f64],
+) -> HeldOut {
     let mean = (0..training.len())
         .map(|i| f64::from(training.sample(i).target))
         .sum::<f64>()
@@ -184,14 +209,14 @@ fn held_out<P: Tunable>(
         / held.len() as f64;
     let mut colour_only = vec![0.0; tuned.len()];
     colour_only[held.weights.len()] = tuned[held.weights.len()];
-    Ok(HeldOut {
+    HeldOut {
         positions: held.len(),
         constant,
         colour_only: held.error(&colour_only, k, settings.threads),
         build: held.error(build, k, settings.threads),
         tuned: held.error(tuned, k, settings.threads),
         tuned_without_colour: held.error(&tuned[..held.weights.len()], k, settings.threads),
-    })
+    }
 }
 
 /// Refuses an output path that cannot be written before the fit starts: a directory, or a

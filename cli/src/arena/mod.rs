@@ -362,6 +362,7 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
         rule: base.rule.clone(),
         size: base.size,
         engines: [specs[0].name.clone(), specs[1].name.clone()],
+        settings: [0, 1].map(|e| engine_settings(&specs[e], protos[e])),
         time_control: tc_text.clone(),
         openings: match (&openings, &args.openings) {
             (Some(list), Some(path)) => {
@@ -370,6 +371,9 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
             _ => format!("seed {seed}"),
         },
     };
+    if let Some(path) = &args.results {
+        results::check_appendable(path, &header)?;
+    }
     let setup = Setup {
         spec,
         base: base.clone(),
@@ -421,6 +425,15 @@ pub fn run(args: &MatchArgs) -> Result<(), CliError> {
         &mut out,
     )?;
     summary(&mut out, &names, &tally, sprt.as_ref(), sprt_end)
+}
+
+/// An engine's settings as a result file records them: protocol, program arguments and
+/// options, without the program's path (which differs between machines).
+fn engine_settings(spec: &EngineSpec, proto: Proto) -> String {
+    let mut parts = vec![format!("proto={}", proto.name())];
+    parts.extend(spec.args.iter().map(|a| format!("arg={a}")));
+    parts.extend(spec.options.iter().map(|(k, v)| format!("option.{k}={v}")));
+    parts.join(" ")
 }
 
 /// The two engines of `--engine` with their options (`--each`, then the `--option`s given

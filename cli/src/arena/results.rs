@@ -55,6 +55,10 @@ pub struct MatchHeader {
     pub size: Option<usize>,
     /// The engines' names; results are the first one's.
     pub engines: [String; 2],
+    /// Each engine's protocol, program arguments and options (`proto=gomocup arg=gomocup
+    /// option.max_depth=4`): slices played with other engine settings are another match. The
+    /// program's path is left out, since it may differ from machine to machine.
+    pub settings: [String; 2],
     /// The time control as the match's first line prints it (`10+0.1`, `500ms/move`).
     pub time_control: String,
     /// Where the openings came from: `seed N` or `file PATH (N openings)`.
@@ -84,7 +88,65 @@ pub struct GameLine {
     pub max_ns: [u64; 2],
 }
 
+/// Pairs a result file may hold: `--pairs` goes up to 500,000.
+const MAX_PAIRS: usize = 500_000;
+
+/// `text` with its control characters escaped (`\u{1b}`), so that a result file cannot
+/// drive the terminal it is printed to.
+fn printable(text: &str) -> String {
+    if text.chars().any(char::is_control) {
+        text.chars()
+            .map(|c| {
+                if c.is_control() {
+                    c.escape_default().to_string()
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect()
+    } else {
+        text.to_string()
+    }
+}
+
+impl PairLine {
+    /// The line with every text the summary prints made [`printable`].
+    fn escaped(mut self) -> PairLine {
+        let h = &mut self.header;
+        h.game = printable(&h.game);
+        h.rule = h.rule.as_deref().map(printable);
+        h.engines = h.engines.clone().map(|e| printable(&e));
+        h.settings = h.settings.clone().map(|e| printable(&e));
+        h.time_control = printable(&h.time_control);
+        h.openings = printable(&h.openings);
+        self.opening = printable(&self.opening);
+        for g in &mut self.games {
+            g.reason = printable(&g.reason);
+        }
+        self
+    }
+}
+
 impl GameLine {
+    /// Whether `other` is this game with the same result (its times aside).
+    fn same_game(&self, other: &GameLine) -> bool {
+        (
+            self.index,
+            self.first,
+            &self.result,
+            &self.reason,
+            self.plies,
+            self.fault,
+        ) == (
+            other.index,
+            other.first,
+            &other.result,
+            &other.reason,
+            other.plies,
+            other.fault,
+        )
+    }
+
     /// The line of a finished game.
     pub fn of(report: &GameReport) -> GameLine {
         let ns = |d: Duration| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX);
@@ -229,6 +291,12 @@ pub fn read(files: &[PathBuf]) -> Result<BTreeMap<usize, PairLine>, CliError> {
                     line.games.len()
                 )));
             }
+            if line.pair >= MAX_PAIRS {
+                return Err(usage(format!(
+                    "{here}: pair {}: expected a pair number below {MAX_PAIRS}",
+                    line.pair
+                )));
+            }
             if let Some(g) = line.games.iter().find(|g| g.index / 2 != line.pair) {
                 return Err(usage(format!(
                     "{here}: game {} is not in pair {} (games {} and {})",
@@ -238,9 +306,33 @@ pub fn read(files: &[PathBuf]) -> Result<BTreeMap<usize, PairLine>, CliError> {
                     2 * line.pair + 1
                 )));
             }
+            if line.games.len() == 2 && line.games[0].index == line.games[1].index {
+                return Err(usage(format!(
+                    "{here}: pair {} holds game {} twice",
+                    line.pair, line.games[0].index
+                )));
+            }
             for g in &line.games {
                 g.report().map_err(|e| usage(format!("{here}: {e}")))?;
+                // Engine 0 plays the first side in the even game of every pair.
+                if g.first != g.index % 2 {
+                    return Err(usage(format!(
+                        "{here}: game {}: first engine {}: a match has engine {} play first \
+                         in game {}",
+                        g.index,
+                        g.first,
+                        g.index % 2,
+                        g.index
+                    )));
+                }
             }
+            if line.penta.is_some_and(|p| p > 4) {
+                return Err(usage(format!(
+                    "{here}: pentanomial bucket {}: expected 0 to 4 half points",
+                    line.penta.unwrap_or_default()
+                )));
+            }
+            let line = line.escaped();
             match &first {
                 None => first = Some((line.header.clone(), here.clone())),
                 Some((header, there)) if *header != line.header => {
@@ -255,11 +347,34 @@ pub fn read(files: &[PathBuf]) -> Result<BTreeMap<usize, PairLine>, CliError> {
             match pairs.get(&line.pair) {
                 Some((seen, _)) if *seen == line => {}
                 // The same pair played twice (a slice run again elsewhere): its games are
-                // counted once, from the file read first.
-                Some((_, there)) => eprintln!(
-                    "qi: {here}: pair {} was read before at {there}; counted once, from there",
-                    line.pair
-                ),
+                // counted once, a whole pair before a lone game, else the first read.
+                Some((seen, there)) => {
+                    let same = seen.games.len() == line.games.len()
+                        && seen
+                            .games
+                            .iter()
+                            .zip(&line.games)
+                            .all(|(a, b)| a.same_game(b));
+                    let keep_new = line.games.len() > seen.games.len();
+                    eprintln!(
+                        "qi: {here}: pair {} was read before at {there} ({}); counted once, \
+                         from {}",
+                        line.pair,
+                        if same {
+                            "the same games, other times"
+                        } else {
+                            "other games"
+                        },
+                        if keep_new {
+                            "here (both its games)"
+                        } else {
+                            "there"
+                        }
+                    );
+                    if keep_new {
+                        pairs.insert(line.pair, (line, here));
+                    }
+                }
                 None => {
                     pairs.insert(line.pair, (line, here));
                 }
@@ -267,6 +382,34 @@ pub fn read(files: &[PathBuf]) -> Result<BTreeMap<usize, PairLine>, CliError> {
         }
     }
     Ok(pairs.into_iter().map(|(k, (line, _))| (k, line)).collect())
+}
+
+/// Refuses to append to a result file of another match: its first line must have `header`'s
+/// settings (an empty or new file is fine).
+///
+/// # Errors
+/// [`CliError::Usage`] naming the file and both matches.
+pub fn check_appendable(path: &std::path::Path, header: &MatchHeader) -> Result<(), CliError> {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        // Missing (it will be created) or unreadable (opening it for appending says why).
+        return Ok(());
+    };
+    let Some(first) = text.lines().find(|l| !l.trim().is_empty()) else {
+        return Ok(());
+    };
+    match serde_json::from_str::<PairLine>(first) {
+        Ok(line) if line.header == *header => Ok(()),
+        Ok(line) => Err(CliError::Usage(format!(
+            "--results {} holds another match ({}); this one is {}: give a new file",
+            path.display(),
+            describe(&line.escaped().header),
+            describe(header)
+        ))),
+        Err(e) => Err(CliError::Usage(format!(
+            "--results {}: not a result file of `qi match --results` ({e}): give a new file",
+            path.display()
+        ))),
+    }
 }
 
 /// A match's settings in one line of text.
@@ -281,6 +424,9 @@ fn describe(h: &MatchHeader) -> String {
     format!(
         "{game}, {} vs {}, {}, {}",
         h.engines[0], h.engines[1], h.time_control, h.openings
+    ) + &format!(
+        " ({}: {}; {}: {})",
+        h.engines[0], h.settings[0], h.engines[1], h.settings[1]
     )
 }
 

@@ -55,8 +55,8 @@ impl MoveTimes {
 
     /// Adds another game's times.
     pub fn merge(&mut self, other: &MoveTimes) {
-        self.moves += other.moves;
-        self.total += other.total;
+        self.moves = self.moves.saturating_add(other.moves);
+        self.total = self.total.saturating_add(other.total);
         self.max = self.max.max(other.max);
     }
 
