@@ -14,7 +14,7 @@ fn temp(name: &str) -> PathBuf {
 }
 
 /// Runs `qi ARGS`, asserts success, returns stdout.
-fn qi(args: &[&str]) -> String {
+fn qi<S: AsRef<std::ffi::OsStr> + std::fmt::Debug>(args: &[S]) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_qi"))
         .args(args)
         .output()
@@ -176,16 +176,44 @@ fn an_odd_game_is_written_alone_and_merged() {
     assert!(merged.contains("over 1 pairs"), "{merged}");
 }
 
+/// Runs `qi ARGS`, asserts failure, returns stderr.
+fn run<S: AsRef<std::ffi::OsStr> + std::fmt::Debug>(args: &[S]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_qi"))
+        .args(args)
+        .output()
+        .expect("qi runs");
+    assert!(!out.status.success(), "{args:?} should fail");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// `qi match` arguments of a slice of a 9x9 gomoku match between qi at depth 1
+/// and at depth `deep`, seed `seed`, pairs `pairs`, its result lines appended to `results`.
+fn slice(seed: &str, deep: u32, pairs: &str, results: &Path) -> Vec<String> {
+    let second = format!("qi,option.depth={deep}");
+    [
+        "match",
+        "gomoku",
+        "--size",
+        "9",
+        "--engine",
+        "qi,option.depth=1",
+        "--engine",
+        &second,
+        "--movetime",
+        "60s",
+        "--seed",
+        seed,
+        "--pairs",
+        pairs,
+        "--results",
+        results.to_str().unwrap(),
+    ]
+    .map(str::to_string)
+    .to_vec()
+}
+
 #[test]
 fn bad_result_files_are_refused_with_where_and_what() {
-    let run = |args: &[&str]| {
-        let out = Command::new(env!("CARGO_BIN_EXE_qi"))
-            .args(args)
-            .output()
-            .expect("qi runs");
-        assert!(!out.status.success(), "{args:?} should fail");
-        String::from_utf8_lossy(&out.stderr).into_owned()
-    };
     let junk = temp("junk.jsonl");
     std::fs::write(&junk, "\n{\"pair\": 1}\n").unwrap();
     let err = run(&["match", "merge", junk.to_str().unwrap()]);
@@ -206,69 +234,18 @@ fn bad_result_files_are_refused_with_where_and_what() {
     let a = temp("a.jsonl");
     let b = temp("b.jsonl");
     for (file, seed) in [(&a, "1"), (&b, "2")] {
-        qi(&[
-            "match",
-            "gomoku",
-            "--size",
-            "9",
-            "--engine",
-            "qi,option.depth=1",
-            "--engine",
-            "qi,option.depth=1",
-            "--movetime",
-            "60s",
-            "--seed",
-            seed,
-            "--pairs",
-            "0..1",
-            "--results",
-            file.to_str().unwrap(),
-        ]);
+        qi(&slice(seed, 1, "0..1", file));
     }
     let err = run(&["match", "merge", a.to_str().unwrap(), b.to_str().unwrap()]);
     assert!(err.contains("b.jsonl:1 is from another match"), "{err}");
     assert!(err.contains("seed 2"), "{err}");
     // ... nor does a file of one match take another's lines.
-    let err = run(&[
-        "match",
-        "gomoku",
-        "--size",
-        "9",
-        "--engine",
-        "qi,option.depth=1",
-        "--engine",
-        "qi,option.depth=1",
-        "--movetime",
-        "60s",
-        "--seed",
-        "2",
-        "--pairs",
-        "1..2",
-        "--results",
-        a.to_str().unwrap(),
-    ]);
+    let err = run(&slice("2", 1, "1..2", &a));
     assert!(err.contains("holds another match"), "{err}");
     assert_eq!(std::fs::read_to_string(&a).unwrap().lines().count(), 1);
     // Engines with other settings make another match too (depth 2 against depth 1).
     let c = temp("c.jsonl");
-    qi(&[
-        "match",
-        "gomoku",
-        "--size",
-        "9",
-        "--engine",
-        "qi,option.depth=1",
-        "--engine",
-        "qi,option.depth=2",
-        "--movetime",
-        "60s",
-        "--seed",
-        "1",
-        "--pairs",
-        "1..2",
-        "--results",
-        c.to_str().unwrap(),
-    ]);
+    qi(&slice("1", 2, "1..2", &c));
     let err = run(&["match", "merge", a.to_str().unwrap(), c.to_str().unwrap()]);
     assert!(err.contains("option.depth=2"), "{err}");
     // Edited lines: engine 1 playing first in an even game, one game twice.
