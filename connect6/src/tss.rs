@@ -4,10 +4,13 @@
 //! turns in which every turn makes at least two threats (Wu & Huang: the opponent needs both
 //! of its stones to stop a six), so the defender's turn is forced into the blocking pairs,
 //! ending in a turn that makes three or more threats (two stones cannot block them) or in a
-//! six. Every blocking pair of the defender is tried, so a win found is a real forced win,
-//! except that it is abandoned (not claimed) as soon as the defender's forced stones give the
-//! defender threats of its own. Turns making a single threat (the defender's second stone is
-//! free) are not tried: the search is sound, not complete. Results are kept in the search's
+//! six. Every blocking pair of the defender is tried, so a win found is a real forced win.
+//! When the defender's forced stones give it threats of its own, the attacker goes on only if
+//! one stone stops them all: its turn is then that blocking stone and a stone that, with it,
+//! makes two or more threats (a win that a quiet block would otherwise end; such turns are
+//! also tried at the root, when the attacker starts out facing one threat). Turns making a
+//! single threat (the defender's second stone is free) are not tried: the search is sound,
+//! not complete. Results are kept in the search's
 //! own table, keyed by the Zobrist key.
 
 use game_core::Position;
@@ -102,7 +105,8 @@ impl ThreatSearch {
     /// `max_turns` of its turns (iterative deepening), visiting at most `node_limit` attacker
     /// nodes and stopping at `deadline`. `pos` is restored before returning. Returns `None` when no win is proven (also
     /// when the side to move is in the middle of a turn with no six to complete, or the
-    /// opponent has threats the attacker must answer first).
+    /// opponent has threats that one stone cannot stop; with threats one stone stops, the
+    /// win's first turn is that block and an attacking stone).
     pub fn find_win(
         &mut self,
         pos: &mut Connect6,
@@ -422,7 +426,14 @@ impl ThreatSearch {
             self.store(pos.key(), WIN, (p, q));
             return true;
         }
-        if !pos.threat_windows(d).is_empty() || depth == 0 || pos.game_end().is_some() {
+        if depth == 0 || pos.game_end().is_some() {
+            return false;
+        }
+        // The defender's threats must be answered first: with one blocking stone the turn's
+        // other stone may still attack (a turn that blocks and threatens); with more, the
+        // attack is over.
+        let must_block = !pos.threat_windows(d).is_empty();
+        if must_block && pos.hitting(d, &mut [u16::MAX; 3], 0, 2) != 1 {
             return false;
         }
         let key = pos.key();
@@ -435,7 +446,11 @@ impl ThreatSearch {
             self.blocks.push(Vec::with_capacity(16));
         }
         let mut pairs = std::mem::take(&mut self.pairs[ply]);
-        candidate_pairs(pos, &mut pairs, &mut self.seen);
+        if must_block {
+            blocking_pairs(pos, &mut pairs, &mut self.seen);
+        } else {
+            candidate_pairs(pos, &mut pairs, &mut self.seen);
+        }
         self.index.build(pos, a);
         // Phase 1: a pair with three or more threats wins at once; keep the double threats.
         let mut doubles = 0;
@@ -444,6 +459,12 @@ impl ThreatSearch {
             let (p, q) = pairs[i];
             let t = self.index.pair_threats(pos, a, p, q);
             debug_assert_eq!(t, threats_with(pos, a, &[p as usize, q as usize]));
+            debug_assert!(
+                !must_block || {
+                    let mut hit = [p, q, u16::MAX];
+                    pos.hitting(d, &mut hit, 2, 3) == 2
+                }
+            );
             if t >= 3 {
                 won = Some((p, q));
                 break;
@@ -695,6 +716,46 @@ fn candidate_pairs(pos: &mut Connect6, pairs: &mut Vec<(u16, u16)>, seen: &mut P
             for &q in &e2[..n2] {
                 if p != q {
                     seen.push(pairs, p, q);
+                }
+            }
+        }
+    }
+    seen.forget(pairs);
+}
+
+/// The turns of an attacker (side to move, two stones) facing defender threats that one
+/// stone stops: each point that blocks all of them paired with every other point of the
+/// attacker's live windows (windows of two or more of its stones and none of the
+/// defender's, the only ones a turn can make threats in; the blocking stone may add to them
+/// too). [`candidate_pairs`] for the case the threat search used to give up on.
+fn blocking_pairs(pos: &Connect6, pairs: &mut Vec<(u16, u16)>, seen: &mut PairSet) {
+    pairs.clear();
+    let a = pos.side.index();
+    let d = 1 - a;
+    let mut blocks = [0u16; 6];
+    let mut nb = 0;
+    for &w in pos.threat_windows(d) {
+        for c in pos.window_empties(w as usize) {
+            let c = c as u16;
+            let mut hit = [c, u16::MAX, u16::MAX];
+            if nb < blocks.len()
+                && !blocks[..nb].contains(&c)
+                && pos.hitting(d, &mut hit, 1, 2) == 1
+            {
+                blocks[nb] = c;
+                nb += 1;
+            }
+        }
+    }
+    for &w in pos.live.of(a) {
+        let w = w as usize;
+        if pos.wcnt[w][d] != 0 {
+            continue;
+        }
+        for c in pos.window_empties(w) {
+            for &b in &blocks[..nb] {
+                if b != c as u16 {
+                    seen.push(pairs, b, c as u16);
                 }
             }
         }

@@ -147,6 +147,31 @@ fn threat_search_wins_hold_against_the_engine() {
     threat_win_holds("j10 h8i7 j6l8 k9i9 l10i10", 7);
 }
 
+/// A win whose first turn must answer a threat: White's last turn (j10l8, from a game
+/// against Cloudict that qi lost as White) made one threat, and Black blocks it with one
+/// stone while the two stones together make two threats. The threat search used to
+/// stop at the defender's threat; it now finds the blocking turn, and the win holds against
+/// the engine's defence.
+#[test]
+fn threat_search_wins_with_a_turn_that_blocks() {
+    let moves = "i10 l12i8 j9j11 k8j8 g8h9 f7k12 g9i9 f9k9 g10g11 g7g13 i11h11 f11k11 k10h10 \
+                 j10l8";
+    let mut pos = Connect6::from_moves(19, moves).unwrap();
+    assert_eq!(pos.to_move(), Side::First);
+    assert_eq!(pos.threat_count(Side::Second), 1);
+    let mut tss = ThreatSearch::new();
+    let win = tss
+        .find_win(&mut pos, 12, 1_000_000, None)
+        .expect("a win that starts with a block");
+    assert_eq!(win.turns, 2);
+    for &s in &win.turn {
+        pos.play(s);
+    }
+    assert_eq!(pos.threat_count(Side::Second), 0, "the turn blocks");
+    assert_eq!(pos.threat_count(Side::First), 2, "and makes two threats");
+    threat_win_holds(moves, 2);
+}
+
 /// The engine plays whole games against itself on small and large boards: every turn legal,
 /// every game ends (a six or a full board).
 #[test]
