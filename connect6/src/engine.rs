@@ -785,18 +785,11 @@ impl Engine {
         budget: u64,
         deadline: Option<Instant>,
     ) -> Verdict {
-        let mut blocks: Vec<usize> = Vec::new();
-        for &w in pos.threat_windows(us.index()) {
-            for c in pos.window_empties(w as usize) {
-                let mut hit = [c as u16, u16::MAX, u16::MAX];
-                if !blocks.contains(&c) && pos.hitting(us.index(), &mut hit, 1, 2) == 1 {
-                    blocks.push(c);
-                }
-            }
-        }
+        let mut blocks = [0u16; 2];
+        let n = pos.single_blocks(us.index(), &mut blocks);
         let mut verdict = Verdict::Safe;
-        for b in blocks {
-            let stone = Stone::from_index(b);
+        for &b in &blocks[..n] {
+            let stone = Stone::from_index(usize::from(b));
             pos.play(stone);
             let win = self
                 .tss

@@ -256,7 +256,8 @@ impl ThreatSearch {
         let out_of_budget = |used: u64| {
             used >= node_limit || deadline.is_some_and(|d| std::time::Instant::now() >= d)
         };
-        let mut blocks = Vec::new();
+        let mut blocks = [0u16; 2];
+        let mut nblocks = 0;
         let mut frees = Vec::new();
         for (p, q) in pairs {
             if out_of_budget(used) {
@@ -273,23 +274,13 @@ impl ThreatSearch {
             let mut wins = pos.game_end().is_none();
             if wins {
                 // The single blocking points: empty points on every threat window.
-                blocks.clear();
-                for &w in pos.threat_windows(a.index()) {
-                    for c in pos.window_empties(w as usize) {
-                        if !blocks.contains(&c) {
-                            let mut hit = [c as u16, u16::MAX, u16::MAX];
-                            if pos.hitting(a.index(), &mut hit, 1, 2) == 1 {
-                                blocks.push(c);
-                            }
-                        }
-                    }
-                }
-                wins = !blocks.is_empty();
+                nblocks = pos.single_blocks(a.index(), &mut blocks);
+                wins = nblocks > 0;
             }
             let mut i = 0;
             let mut longest = 1;
-            while wins && i < blocks.len() {
-                let b = Stone::from_index(blocks[i]);
+            while wins && i < nblocks {
+                let b = Stone::from_index(blocks[i] as usize);
                 i += 1;
                 pos.play(b);
                 // The attacker's win with the defender's free stone passed, then after each
@@ -732,21 +723,8 @@ fn blocking_pairs(pos: &Connect6, pairs: &mut Vec<(u16, u16)>, seen: &mut PairSe
     pairs.clear();
     let a = pos.side.index();
     let d = 1 - a;
-    let mut blocks = [0u16; 6];
-    let mut nb = 0;
-    for &w in pos.threat_windows(d) {
-        for c in pos.window_empties(w as usize) {
-            let c = c as u16;
-            let mut hit = [c, u16::MAX, u16::MAX];
-            if nb < blocks.len()
-                && !blocks[..nb].contains(&c)
-                && pos.hitting(d, &mut hit, 1, 2) == 1
-            {
-                blocks[nb] = c;
-                nb += 1;
-            }
-        }
-    }
+    let mut blocks = [0u16; 2];
+    let nb = pos.single_blocks(d, &mut blocks);
     for &w in pos.live.of(a) {
         let w = w as usize;
         if pos.wcnt[w][d] != 0 {

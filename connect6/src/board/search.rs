@@ -72,6 +72,29 @@ impl Connect6 {
             .min()
     }
 
+    /// The points where one stone stops every threat of side `s` (see
+    /// [`Connect6::threat_count`]): the empty points common to all of its threat windows,
+    /// written to `out` in increasing order; returns how many (at most two, as a threat
+    /// window holds at most two empty points). 0 when `s` has no threats or no single stone
+    /// stops them all.
+    pub(crate) fn single_blocks(&self, s: usize, out: &mut [u16; 2]) -> usize {
+        let Some(&first) = self.threat_windows(s).first() else {
+            return 0;
+        };
+        let mut n = 0;
+        for c in self.window_empties(first as usize) {
+            let mut hit = [c as u16, u16::MAX, u16::MAX];
+            if n < out.len() && self.hitting(s, &mut hit, 1, 2) == 1 {
+                out[n] = c as u16;
+                n += 1;
+            }
+        }
+        if n == 2 && out[0] > out[1] {
+            out.swap(0, 1);
+        }
+        n
+    }
+
     /// The empty cells of window `w`.
     pub(crate) fn window_empties(&self, w: usize) -> impl Iterator<Item = usize> + '_ {
         self.geo.windows[w]
