@@ -286,9 +286,9 @@ impl Rules for Connect6 {
         stop: &AtomicBool,
         progress: &mut dyn FnMut(&Progress<Stone>),
     ) -> Decision<Stone> {
-        // A game clock: the turn gets the shared time manager's target (the engine plans to
-        // use nearly all of the time it is given, as over ConnectMore's `time`).
-        let clock_time = budget.clock.as_ref().map(|c| c.allocate().0);
+        // A game clock: the turn gets connect6's share of it (the engine plans to use nearly
+        // all of the time it is given, as over ConnectMore's `time`).
+        let clock_time = budget.clock.as_ref().map(crate::time::turn_time);
         let mut limits = EngineLimits {
             depth: budget.depth,
             time: budget.time.or(clock_time),

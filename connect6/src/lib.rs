@@ -10,6 +10,7 @@
 //!   threat-space search, then alpha-beta); [`protocol::connectmore`]: the ConnectMore GUI protocol.
 //! - [`weights`]: the evaluation's named weights ([`WEIGHTS`]); [`tune`]: their features for
 //!   Texel tuning ([`game_core::tune::Tunable`] for [`Connect6`]).
+//! - [`time`]: how much of a game clock a turn gets.
 //! - [`frame`]: the game frame's side ([`game_frame::Rules`] for [`Connect6`]) and the
 //!   registry entry [`frame::CONNECT6`].
 //!
@@ -41,6 +42,7 @@ mod geometry;
 pub mod notation;
 pub mod protocol;
 pub mod sgf;
+pub mod time;
 pub mod tss;
 pub mod tune;
 pub mod weights;

@@ -128,6 +128,7 @@ proptest::proptest! {
         proptest::prop_oneof![
             "[a-z]{0,6}( [A-Za-z0-9]{0,5}){0,2}",
             "(move|black|white) [A-T]{0,5}",
+            "(clock|time)( [0-9-]{0,6}){0,3}",
             proptest::strategy::Just("next".to_string()),
             proptest::strategy::Just("new white".to_string()),
         ],
@@ -195,4 +196,51 @@ fn control_characters_in_a_bad_line_are_escaped() {
     let out = session("foo\u{1b}[2J\rbar\nmove \u{7}\n");
     assert!(!out.chars().any(|c| c.is_control() && c != '\n'), "{out:?}");
     assert!(out.contains("foo\\u{1b}[2J\\rbar"), "{out:?}");
+}
+
+/// `clock MS [INC]` gives the engine its game clock: a turn then gets connect6's share of it
+/// (`connect6::time::turn_time`) until `time` sets a time per turn again. A bad `clock` line
+/// names what it expected and changes nothing.
+#[test]
+fn the_clock_sets_each_turns_time_and_bad_clocks_are_refused() {
+    use std::time::Duration;
+    let mut s = Session::new();
+    let mut out = Vec::new();
+    assert_eq!(s.turn_time(), Duration::from_millis(1000));
+    s.handle("clock 12020 500", &mut out).unwrap();
+    assert!(out.is_empty(), "{}", String::from_utf8_lossy(&out));
+    // 12 s (20 ms kept for the pipes) over 12 turns, plus 80 % of the increment.
+    assert_eq!(s.turn_time(), Duration::from_millis(1_400));
+    for bad in [
+        "clock",
+        "clock x",
+        "clock 0",
+        "clock -5 100",
+        "clock 1000 x",
+        "clock 1000 -1",
+        "clock 1000 10 10",
+        "clock 86400001",
+    ] {
+        let mut answer = Vec::new();
+        assert!(s.handle(bad, &mut answer).unwrap());
+        let text = String::from_utf8(answer).unwrap();
+        assert!(
+            text.starts_with(&format!("error `{bad}`: "))
+                && text.contains("expected `clock MS [INC]`"),
+            "{bad}: {text}"
+        );
+        assert_eq!(s.turn_time(), Duration::from_millis(1_400), "{bad}");
+    }
+    // Without an increment, and then a time per turn again.
+    s.handle("CLOCK 12020", &mut out).unwrap();
+    assert_eq!(s.turn_time(), Duration::from_millis(1_000));
+    s.handle("time 300", &mut out).unwrap();
+    assert_eq!(s.turn_time(), Duration::from_millis(300));
+    assert!(out.is_empty(), "{}", String::from_utf8_lossy(&out));
+    // The engine plays on its clock.
+    let out = session("new white\ndepth 1\nclock 60000 1000\nmove JJ\n");
+    assert!(
+        out.starts_with("move ") && out.lines().count() == 1,
+        "{out}"
+    );
 }

@@ -48,6 +48,14 @@ impl Clock {
     /// The overhead is always kept in reserve; both values are at least a few milliseconds.
     #[must_use]
     pub fn allocate(&self) -> (Duration, Duration) {
+        self.allocate_over(HORIZON_MOVES)
+    }
+
+    /// [`Clock::allocate`] for a game whose games are shorter or longer than chess's: under
+    /// sudden death or an increment, the remaining time is spread over `horizon` more moves
+    /// (at least 1) instead of 32. With moves to go, `horizon` is not read.
+    #[must_use]
+    pub fn allocate_over(&self, horizon: u32) -> (Duration, Duration) {
         let usable = self.remaining.saturating_sub(self.overhead);
         if self.moves_to_go == Some(1) {
             let hard = usable.mul_f64(0.9).max(MIN_THINK);
@@ -60,7 +68,7 @@ impl Clock {
                 (soft, usable.mul_f64(0.85), 3)
             }
             _ => {
-                let soft = usable / HORIZON_MOVES + self.increment.mul_f64(0.8);
+                let soft = usable / horizon.max(1) + self.increment.mul_f64(0.8);
                 (soft, usable / 3 + self.increment.mul_f64(0.5), 4)
             }
         };
@@ -129,5 +137,28 @@ mod tests {
         let (soft, hard) = panic.allocate();
         assert_eq!(soft, MIN_THINK);
         assert!(hard >= soft && hard < ms(30));
+    }
+
+    #[test]
+    fn a_shorter_horizon_spends_more_of_the_clock() {
+        let clock = Clock {
+            remaining: ms(10_020),
+            increment: ms(500),
+            overhead: ms(20),
+            moves_to_go: None,
+        };
+        // 10 s over 12 moves plus 80 % of the increment; the cap is a third plus half of it.
+        let soft_ms = |horizon| clock.allocate_over(horizon).0.as_millis();
+        assert_eq!(soft_ms(12), 833 + 400);
+        assert_eq!(clock.allocate_over(32), clock.allocate());
+        assert_eq!(soft_ms(32), 312 + 400);
+        assert_eq!(soft_ms(1), 3_333 + 250);
+        assert_eq!(clock.allocate_over(0), clock.allocate_over(1));
+        // Moves to go decide the split when given.
+        let forty = Clock {
+            moves_to_go: Some(40),
+            ..clock
+        };
+        assert_eq!(forty.allocate_over(12), forty.allocate());
     }
 }

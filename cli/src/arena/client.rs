@@ -92,15 +92,19 @@ impl Clocks {
         self.mine
     }
 
-    /// A sensible thinking time for protocols that only take a time per move (ConnectMore's
-    /// `time`): the move time, or about 1/20 of the clock plus most of the increment.
+    /// The side to move's clock as the engines' time managers read it
+    /// ([`game_core::clock::Clock`]), with `overhead` kept in reserve; `None` under a time per
+    /// move.
     #[must_use]
-    pub fn per_move_budget(&self) -> Duration {
+    pub fn engine_clock(&self, overhead: Duration) -> Option<game_core::clock::Clock> {
         match self.tc {
-            TimeControl::MoveTime(t) => t,
-            TimeControl::Game { increment, .. } => (self.mine / 20 + increment.mul_f64(0.75))
-                .min(self.mine / 2)
-                .max(Duration::from_millis(5)),
+            TimeControl::MoveTime(_) => None,
+            TimeControl::Game { increment, .. } => Some(game_core::clock::Clock {
+                remaining: self.mine,
+                increment,
+                moves_to_go: None,
+                overhead,
+            }),
         }
     }
 }
@@ -572,8 +576,17 @@ impl Client {
             .game
             .protocol_turns("connectmore")
             .ok_or_else(|| Fault::Protocol("the game has no ConnectMore moves".to_string()))?;
+        // qi's own ConnectMore additions: its clock (its time manager decides the turn's
+        // share), or the time per move.
         if self.is_qi {
-            self.send(&format!("time {}", ms(clocks.per_move_budget()).max(1)))?;
+            match clocks.tc {
+                TimeControl::MoveTime(t) => self.send(&format!("time {}", ms(t).max(1)))?,
+                TimeControl::Game { increment, .. } => self.send(&format!(
+                    "clock {} {}",
+                    ms(clocks.mine).max(1),
+                    ms(increment)
+                ))?,
+            }
         }
         let n = turns.len();
         if !self.started && n == 0 {

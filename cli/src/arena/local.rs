@@ -11,6 +11,10 @@ use super::client::{Client, Clocks, Fault, Reply, TimeControl};
 use super::engine::{EngineSpec, Log, Proto};
 use super::referee::{Referee, Variant};
 
+/// Time an in-process engine keeps in reserve under a game clock (the referee's own work
+/// between its moves).
+const IN_PROCESS_OVERHEAD: Duration = Duration::from_millis(10);
+
 /// qi playing in-process: its own game (built from the match game's opening) and engine.
 pub struct Local {
     spec: &'static dyn GameSpec,
@@ -110,14 +114,17 @@ impl Local {
             game.play_text(text)
                 .map_err(|e| Fault::Protocol(format!("cannot follow the game: {e}")))?;
         }
-        let time = match clocks.tc {
-            TimeControl::MoveTime(t) => t,
-            TimeControl::Game { .. } => clocks.per_move_budget(),
+        // A game clock goes to the game's own time manager (each game knows how long its
+        // games last); a time per move is the turn's time.
+        let (time, clock) = match clocks.tc {
+            TimeControl::MoveTime(t) => (Some(t), None),
+            TimeControl::Game { .. } => (None, clocks.engine_clock(IN_PROCESS_OVERHEAD)),
         };
         let budget = Budget {
             depth: self.depth,
             nodes: self.nodes,
-            time: Some(time),
+            time,
+            clock,
             level: self.level,
             ..Default::default()
         };

@@ -11,6 +11,7 @@
 //! | `next` | search for the side to move and play it | `move XXXX` |
 //! | `depth D` | search at most D turns (1..=30) | none |
 //! | `time MS` | think MS milliseconds per turn (default 1000; our addition) | none |
+//! | `clock MS [INC]` | our game clock: MS milliseconds left, INC added after each of our turns; each turn gets its share ([`crate::time::turn_time`]) until the next `clock` or `time` (our addition) | none |
 //! | `vcf` / `unvcf` | threat-space search on / off | none |
 //! | `level N` | play at strength level N, 1..8 (8, the default, is the full engine; our addition) | none |
 //! | `print` | | the board, then the side to move |
@@ -32,6 +33,7 @@ use std::time::Duration;
 use game_frame::{Level, LevelPick, LevelSettings, Rules};
 
 use game_core::Side;
+use game_core::clock::Clock;
 
 use crate::board::{Cell, Connect6, side_name};
 use crate::engine::{Engine, EngineLimits, TSS_TURNS};
@@ -43,6 +45,12 @@ pub const ENGINE_NAME: &str = "qi-connect6";
 /// Default thinking time per turn, milliseconds.
 pub const DEFAULT_TIME_MS: u64 = 1000;
 
+/// Time lost per turn outside the engine (pipes, the GUI) under `clock`, kept in reserve.
+pub const CLOCK_OVERHEAD: Duration = Duration::from_millis(20);
+
+/// The longest time `time` and `clock` take: a day, in milliseconds.
+const MAX_MS: u64 = 86_400_000;
+
 /// One protocol session: the game, the engine and its limits. [`run`] feeds it lines; tests
 /// and the CLI can drive it line by line with [`Session::handle`].
 #[derive(Debug)]
@@ -51,6 +59,10 @@ pub struct Session {
     engine: Engine,
     depth: Option<u32>,
     time: Duration,
+    /// Our game clock (`clock`): when set, each turn gets its share of it instead of `time`,
+    /// and the clock runs down by the time the turn took (plus the increment) until the next
+    /// `clock` line.
+    clock: Option<Clock>,
     /// A strength below the full engine (`level N`; `qi connect6-engine --level N`).
     level: Option<LevelPick>,
     /// The colour we play: set by `new`, by `next` (the side it moved for) and by the first
@@ -87,6 +99,7 @@ impl Session {
             engine: Engine::new(32),
             depth: None,
             time: Duration::from_millis(DEFAULT_TIME_MS),
+            clock: None,
             level: None,
             engine_side: None,
         }
@@ -96,6 +109,15 @@ impl Session {
     #[must_use]
     pub fn position(&self) -> &Connect6 {
         &self.pos
+    }
+
+    /// The time the next turn gets: the share of the clock (`clock`) when one is set, else
+    /// the time per turn (`time`).
+    #[must_use]
+    pub fn turn_time(&self) -> Duration {
+        self.clock
+            .as_ref()
+            .map_or(self.time, crate::time::turn_time)
     }
 
     /// Handles one line, writing the answer lines to `out`. Returns `Ok(false)` after
@@ -111,6 +133,13 @@ impl Session {
         let arg = words.next();
         let extra = words.next();
         let cmd_lower = cmd.to_ascii_lowercase();
+        if cmd_lower == "clock" {
+            match parse_clock(arg, extra, words.next()) {
+                Ok(clock) => self.clock = Some(clock),
+                Err(e) => error_line(out, &format!("`{}`: {e}", line.trim()))?,
+            }
+            return Ok(true);
+        }
         if extra.is_some() {
             error_line(out, &format!("too many words in `{}`", line.trim()))?;
             return Ok(true);
@@ -126,6 +155,7 @@ impl Session {
                     "black XXXX / white XXXX: place stones without searching",
                     "next: search for the side to move and answer move XXXX",
                     "depth D: search at most D turns; time MS: milliseconds per turn",
+                    "clock MS [INC]: our clock, MS milliseconds left and INC added a turn",
                     "vcf / unvcf: threat-space search on / off",
                     "level N: strength level 1..8 (8: the full engine)",
                     "print: show the board; quit / exit: stop",
@@ -206,7 +236,10 @@ impl Session {
                 _ => error_line(out, &format!("depth {d}: expected a number of turns 1..30"))?,
             },
             ("time", Some(t)) => match t.parse::<u64>() {
-                Ok(ms) if (1..=86_400_000).contains(&ms) => self.time = Duration::from_millis(ms),
+                Ok(ms) if (1..=MAX_MS).contains(&ms) => {
+                    self.time = Duration::from_millis(ms);
+                    self.clock = None;
+                }
                 _ => error_line(
                     out,
                     &format!("time {t}: expected milliseconds per turn 1..86400000"),
@@ -291,6 +324,35 @@ impl Session {
     }
 }
 
+/// Reads the words of `clock MS [INC]`: milliseconds left (1 to a day) and the increment
+/// (0 to a day, default 0).
+fn parse_clock(
+    left: Option<&str>,
+    inc: Option<&str>,
+    extra: Option<&str>,
+) -> Result<Clock, String> {
+    const FORM: &str = "expected `clock MS [INC]`, milliseconds left 1..86400000 and an \
+                        increment 0..86400000, such as `clock 60000 1000`";
+    let ms = |word: &str, least: u64| match word.parse::<u64>() {
+        Ok(n) if (least..=MAX_MS).contains(&n) => Ok(Duration::from_millis(n)),
+        _ => Err(format!("`{word}` is not a number of milliseconds: {FORM}")),
+    };
+    if extra.is_some() {
+        return Err(format!("too many words: {FORM}"));
+    }
+    let remaining = ms(
+        left.ok_or_else(|| format!("no time left given: {FORM}"))?,
+        1,
+    )?;
+    let increment = inc.map_or(Ok(Duration::ZERO), |w| ms(w, 0))?;
+    Ok(Clock {
+        remaining,
+        increment,
+        moves_to_go: None,
+        overhead: CLOCK_OVERHEAD,
+    })
+}
+
 /// Writes `error TEXT`, control characters in `TEXT` escaped (it may quote the bad line).
 fn error_line<W: Write>(out: &mut W, text: &str) -> io::Result<()> {
     writeln!(out, "error {}", game_core::text::escape_controls(text))
@@ -301,7 +363,7 @@ impl Session {
     fn answer<W: Write>(&mut self, out: &mut W) -> io::Result<()> {
         let mut limits = EngineLimits {
             depth: self.depth,
-            time: Some(self.time),
+            time: Some(self.turn_time()),
             nodes: None,
         };
         let settings = self.level.map(<Connect6 as Rules>::level_settings);
@@ -315,7 +377,11 @@ impl Session {
             .set_threat_search(threats && settings.is_none_or(|s| s.threat_search));
         self.engine
             .set_threat_turns(settings.and_then(|s| s.threat_depth).unwrap_or(TSS_TURNS));
+        let started = std::time::Instant::now();
         let analysis = self.engine.think(&self.pos, &limits);
+        if let Some(clock) = &mut self.clock {
+            clock.remaining = clock.remaining.saturating_sub(started.elapsed()) + clock.increment;
+        }
         self.engine.set_skill(None);
         self.engine.set_threat_search(threats);
         self.engine.set_threat_turns(TSS_TURNS);
