@@ -7,7 +7,7 @@ use game_core::zobrist::SplitMix64;
 use game_core::{Move, Outcome, Side};
 use thiserror::Error;
 
-use crate::geometry::{Geometry, WIN};
+use crate::geometry::{Geometry, OFF, WIN};
 use crate::notation::{
     NotationError, Point, format_littlegolem, parse_connectmore, parse_littlegolem,
 };
@@ -45,6 +45,30 @@ pub(crate) const STONE_VALUE: [[i32; 49]; 2] = {
     }
     t
 };
+
+/// [`STONE_VALUE`] of both sides in one integer, `white * 2^32 + black`, so that sums of
+/// them are kept with one addition; [`unpack_score`] takes a sum apart.
+const PACKED_VALUE: [i64; 49] = {
+    let mut t = [0; 49];
+    let mut code = 0;
+    while code < 49 {
+        t[code] = ((STONE_VALUE[1][code] as i64) << 32) + STONE_VALUE[0][code] as i64;
+        code += 1;
+    }
+    t
+};
+
+/// Side `s`'s part of a sum of [`PACKED_VALUE`]s (each side's part fits an `i32`): the low
+/// half, read as signed, is Black's, and what remains, shifted down, White's.
+#[inline]
+pub(crate) fn unpack_score(packed: i64, s: usize) -> i32 {
+    let black = packed as i32;
+    if s == 0 {
+        black
+    } else {
+        ((packed - i64::from(black)) >> 32) as i32
+    }
+}
 
 /// Smallest board side length supported (a six must fit with room to block).
 pub const MIN_SIZE: usize = 7;
@@ -289,9 +313,10 @@ pub struct Connect6 {
     pub(crate) wcnt: Vec<[u8; 2]>,
     /// Per window: `7 * black + white`, an index into per-window value tables.
     pub(crate) wcode: Vec<u8>,
-    /// Per cell and side: [`Connect6::stone_score`], the sum of `STONE_VALUE[side][wcode]`
-    /// over the windows through the cell, kept up to date as window codes change.
-    pub(crate) cell_score: Vec<[i32; 2]>,
+    /// Per cell: [`Connect6::stone_score`] of both sides, the sums of
+    /// `STONE_VALUE[side][wcode]` over the windows through the cell, packed as
+    /// [`PACKED_VALUE`] is (one addition updates both), kept up to date as window codes change.
+    pub(crate) cell_score: Vec<i64>,
     /// Per side: the windows that are threats (>= 4 own stones, no opposing stone).
     pub(crate) threats: WindowSets,
     /// Per side: the live windows (>= 2 own stones, no opposing stone), the only ones from
@@ -302,7 +327,7 @@ pub struct Connect6 {
     pub(crate) counts: [[i32; WIN + 1]; 2],
     /// Per side: windows holding six of its stones.
     sixes: [u16; 2],
-    /// Per cell: stones within Chebyshev distance 2 (the search's candidate zone).
+    /// Per cell: stones within Chebyshev distance [`NEAR`](crate::geometry::NEAR) (the search's candidate zone).
     pub(crate) near: Vec<u8>,
     /// The empty cells with `near > 0` (the search's candidates), in no particular order.
     pub(crate) cand: Vec<u16>,
@@ -364,8 +389,8 @@ impl Connect6 {
             wcode: vec![0; geo.windows.len()],
             cell_score: (0..cells)
                 .map(|c| {
-                    let n = geo.windows_of(c).len() as i32;
-                    [n * STONE_VALUE[0][0], n * STONE_VALUE[1][0]]
+                    let n = geo.windows_of(c).len() as i64;
+                    n * PACKED_VALUE[0]
                 })
                 .collect(),
             threats: WindowSets::new(geo.windows.len()),
@@ -718,22 +743,40 @@ impl Connect6 {
         Ok(points)
     }
 
-    /// Moves window `w`'s code by `step` and carries the change of its stone values to the
-    /// six cells of the window, so that [`Connect6::stone_score`] is a lookup.
+    /// Moves the codes of the windows through `cell` by `step` (a stone of one colour placed
+    /// or taken there) and carries the change of their stone values to the cells they cover,
+    /// so that [`Connect6::stone_score`] is a lookup. Per direction the six windows' changes
+    /// slide along the line's eleven cells as a running sum: 11 additions instead of 36.
     #[inline]
-    fn rescore_window(&mut self, w: usize, step: i32) {
-        let old = self.wcode[w] as usize;
-        let new = (old as i32 + step) as usize;
-        self.wcode[w] = new as u8;
-        let delta = [
-            STONE_VALUE[0][new] - STONE_VALUE[0][old],
-            STONE_VALUE[1][new] - STONE_VALUE[1][old],
-        ];
-        if delta != [0, 0] {
-            for &c in &self.geo.windows[w] {
-                let score = &mut self.cell_score[c as usize];
-                score[0] += delta[0];
-                score[1] += delta[1];
+    fn rescore_lines(&mut self, cell: usize, step: i32) {
+        for line in &self.geo.lines[cell] {
+            let mut delta = [0i64; WIN];
+            let mut changed = false;
+            for (d, &w) in delta.iter_mut().zip(&line.windows) {
+                if w != OFF {
+                    let w = w as usize;
+                    let old = self.wcode[w];
+                    let new = (i32::from(old) + step) as u8;
+                    self.wcode[w] = new;
+                    *d = PACKED_VALUE[new as usize] - PACKED_VALUE[old as usize];
+                    changed |= *d != 0;
+                }
+            }
+            if !changed {
+                continue;
+            }
+            // `cells[i]` lies in the windows `k` with `i - 5 <= k <= i`.
+            let mut sum = 0i64;
+            for (i, &c) in line.cells.iter().enumerate() {
+                if i < WIN {
+                    sum += delta[i];
+                }
+                if i >= WIN {
+                    sum -= delta[i - WIN];
+                }
+                if sum != 0 {
+                    self.cell_score[c as usize] += sum;
+                }
             }
         }
     }
@@ -767,9 +810,6 @@ impl Connect6 {
             let a = cnt[s] as usize;
             let b = cnt[o] as usize;
             self.wcnt[w][s] += 1;
-            if FULL {
-                self.rescore_window(w, code_step);
-            }
             if b == 0 {
                 self.counts[s][a] -= i32::from(a > 0);
                 self.counts[s][a + 1] += i32::from(a + 1 < WIN);
@@ -792,6 +832,7 @@ impl Connect6 {
             }
         }
         if FULL {
+            self.rescore_lines(cell, code_step);
             self.bump_near(cell, 1);
         }
     }
@@ -817,9 +858,6 @@ impl Connect6 {
             let a = cnt[s] as usize;
             let b = cnt[o] as usize;
             self.wcnt[w][s] -= 1;
-            if FULL {
-                self.rescore_window(w, -code_step);
-            }
             if b == 0 {
                 self.counts[s][a] -= i32::from(a < WIN);
                 self.counts[s][a - 1] += i32::from(a > 1);
@@ -842,6 +880,7 @@ impl Connect6 {
             }
         }
         if FULL {
+            self.rescore_lines(cell, -code_step);
             self.bump_near(cell, -1);
         }
         self.cells[cell] = 0;
@@ -871,24 +910,22 @@ impl Connect6 {
         self.remove_with::<false>(stone.index(), colour);
     }
 
+    /// Moves the stone count of every point near `cell` by `delta` (+1 for a stone placed,
+    /// -1 taken), adding empty points to the candidates when their count leaves 0 and
+    /// dropping them when it returns there.
     #[inline]
     fn bump_near(&mut self, cell: usize, delta: i8) {
-        let n = self.size as i32;
-        let x = (cell % self.size) as i32;
-        let y = (cell / self.size) as i32;
-        for yy in (y - 2).max(0)..=(y + 2).min(n - 1) {
-            let row = (yy * n) as usize;
-            for xx in (x - 2).max(0)..=(x + 2).min(n - 1) {
-                let c = row + xx as usize;
-                let before = self.near[c];
-                let after = before.wrapping_add_signed(delta);
-                self.near[c] = after;
-                if self.cells[c] == 0 {
-                    if before == 0 {
-                        self.cand_insert(c);
-                    } else if after == 0 {
-                        self.cand_remove(c);
-                    }
+        let geo = self.geo;
+        for &c in geo.neighbours_of(cell) {
+            let c = c as usize;
+            let before = self.near[c];
+            let after = before.wrapping_add_signed(delta);
+            self.near[c] = after;
+            if self.cells[c] == 0 {
+                if before == 0 {
+                    self.cand_insert(c);
+                } else if after == 0 {
+                    self.cand_remove(c);
                 }
             }
         }

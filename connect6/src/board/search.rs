@@ -35,8 +35,8 @@ impl Connect6 {
     /// opposing window value it destroys (defence). Larger is better.
     #[must_use]
     pub fn stone_score(&self, index: usize, side: Side) -> i32 {
-        // Kept incrementally by place/remove (see `rescore_window`).
-        self.cell_score[index][side.index()]
+        // Kept incrementally by place/remove (see `rescore_lines`).
+        super::unpack_score(self.cell_score[index], side.index())
     }
 
     /// [`Connect6::stone_score`] recomputed from the window codes (for tests).
