@@ -327,7 +327,8 @@ pub struct Connect6 {
     pub(crate) counts: [[i32; WIN + 1]; 2],
     /// Per side: windows holding six of its stones.
     sixes: [u16; 2],
-    /// Per cell: stones within Chebyshev distance [`NEAR`](crate::geometry::NEAR) (the search's candidate zone).
+    /// Per cell: stones within Chebyshev distance [`NEAR`](crate::geometry::NEAR) (the
+    /// search's candidate zone).
     pub(crate) near: Vec<u8>,
     /// The empty cells with `near > 0` (the search's candidates), in no particular order.
     pub(crate) cand: Vec<u16>,
