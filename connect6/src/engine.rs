@@ -1,7 +1,8 @@
 //! The connect6 engine: immediate win, threat-space search for us, forced defence, then the
 //! shared `game_core::search` (iterative-deepening principal variation search, one stone per
 //! ply, negating only when the side to move changes, one stone deeper after each stone that
-//! leaves the side to move facing threats) over the first stones of the candidate
+//! leaves the side to move facing threats or, as a turn's first stone, makes a threat) over
+//! the first stones of the candidate
 //! turns, and the second stone from its principal variation (or a short search among the
 //! candidates paired with the first); last, the verification of the chosen turn by a threat
 //! search for the opponent ([`Engine::set_verify`], on by default).
@@ -356,9 +357,11 @@ impl Engine {
     }
 
     /// Switches the main search's check extension on or off (default on): one stone deeper
-    /// after each stone that leaves the side to move facing threats, so that the threat
+    /// after each forcing stone ([`game_core::Position::forcing`]: it leaves the side to move
+    /// facing threats, or it is a turn's first stone and makes a threat), so that the threat
     /// sequences behind a quiet turn reach past the horizon less often (it won more games
-    /// against Cloudict: docs/experiments.md, "the check extension").
+    /// against Cloudict: docs/experiments.md, "the check extension", and 2026-12-07,
+    /// session 30, for the first stones).
     pub fn set_check_extension(&mut self, on: bool) {
         self.searcher.set_check_extension(on);
     }

@@ -178,6 +178,17 @@ pub trait Position: Clone + Send + Sync + 'static {
         false
     }
 
+    /// True when the move just played is forcing, so that the search extends it by one ply
+    /// (with [`SearchOptions::check_extension`](crate::search::SearchOptions)), never prunes
+    /// it by futility and never reduces it. Default: it leaves the side to move
+    /// [`in_check`](Position::in_check). A game may add its own forcing moves (connect6: the
+    /// first stone of a turn that makes a threat, so that a sequence of double threats costs
+    /// no depth).
+    #[inline]
+    fn forcing(&self) -> bool {
+        self.in_check()
+    }
+
     /// Whether null-move pruning may be tried here: the game allows passing in search, and the
     /// position is not one where zugzwang is likely (few pieces, stalemate-wins endings).
     /// Default false.

@@ -320,6 +320,16 @@ impl Position for Connect6 {
     fn in_check(&self) -> bool {
         !self.threat_windows(self.side.opponent().index()).is_empty()
     }
+
+    /// A stone is forcing when it leaves the side to move facing threats (the second stone of
+    /// a threatening turn, the first of a block that leaves one open) or when it is the first
+    /// stone of a turn and makes a threat: a turn of two threats (a double threat) then costs
+    /// the search no depth, and a win by continuous double threats behind a quiet turn is
+    /// seen to its end from a horizon that reaches its first threat.
+    #[inline]
+    fn forcing(&self) -> bool {
+        self.in_check() || (self.left == 1 && !self.threat_windows(self.side.index()).is_empty())
+    }
 }
 
 #[cfg(test)]
@@ -354,6 +364,7 @@ mod tests {
                 assert_eq!(pos.key(), full.key(), "game {game}: {text}");
                 assert_eq!(pos.side_to_move(), full.side_to_move(), "{text}");
                 assert_eq!(pos.in_check(), full.in_check(), "{text}");
+                assert_eq!(pos.forcing(), full.forcing(), "{text}");
                 assert_eq!(
                     ThreatEval.evaluate(&pos),
                     ThreatEval.evaluate(&full),
@@ -372,5 +383,30 @@ mod tests {
             decided >= 30 && checks >= 100,
             "{decided} decided, {checks} in check"
         );
+    }
+
+    /// The stones the search extends: a turn's first stone that makes a threat (four of
+    /// Black's in row 10), the second stone of a turn that leaves the opponent facing a
+    /// threat, a block that leaves one open; not a quiet first stone, nor a turn's second
+    /// stone after which the opponent faces nothing.
+    #[test]
+    fn forcing_stones_make_or_leave_threats() {
+        let pos = Connect6::from_moves(19, "j10 a1c1 k10l10 e1g1").unwrap();
+        let after = |moves: &str| {
+            let mut p = pos.clone();
+            for m in moves.split(' ') {
+                let stone = p.parse_move(m).unwrap();
+                p.play(stone);
+            }
+            (p.forcing(), p.in_check())
+        };
+        assert_eq!(after("m10"), (true, false));
+        assert_eq!(after("j5"), (false, false));
+        assert_eq!(after("m10 s19"), (true, true));
+        assert_eq!(after("j5 s19"), (false, false));
+        // Two open fours in row 10 (i..m and j..n windows) need two blocks: after one the
+        // blocker still faces a threat.
+        assert_eq!(after("m10 n10 o10"), (true, true));
+        assert_eq!(after("m10 n10 o10 i10"), (false, false));
     }
 }

@@ -334,7 +334,7 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
             let mv = self.root_moves[i];
             self.pos.play(mv);
             let same_side = self.pos.side_to_move() == side;
-            let gives_check = self.options.check_extension && self.pos.in_check();
+            let gives_check = self.options.check_extension && self.pos.forcing();
             let new_depth = depth - 1 + i32::from(gives_check);
             let score = if i == 0 {
                 self.child(same_side, new_depth, alpha, beta, 1, false)
@@ -698,7 +698,7 @@ impl<'a, P: Position, E: Evaluate<P>> Worker<'a, P, E> {
                 self.pos.play(mv);
             }
             let same_side = self.pos.side_to_move() == side;
-            let gives_check = self.pos.in_check();
+            let gives_check = self.pos.forcing();
             if horizon_child && self.options.check_extension && gives_check {
                 self.pos.undo_leaf(mv);
                 self.pos.play(mv);
