@@ -2,10 +2,10 @@
 //! shared `game_core::search` (iterative-deepening principal variation search, one stone per
 //! ply, negating only when the side to move changes, one stone deeper after each stone that
 //! leaves the side to move facing threats or, as a turn's first stone, makes a threat) over
-//! the first stones of the candidate
-//! turns, and the second stone from its principal variation (or a short search among the
-//! candidates paired with the first); last, the verification of the chosen turn by a threat
-//! search for the opponent ([`Engine::set_verify`], on by default).
+//! the first stones of the candidate turns, and the second stone from its principal
+//! variation (or a short search among the candidates paired with the first); last, the
+//! verification of the chosen turn by a threat search for the opponent
+//! ([`Engine::set_verify`], on by default).
 //!
 //! Candidate turns: the first stones (forced replies when the opponent has threats, else a
 //! beam of [`ROOT_FIRST`] by [`Connect6::stone_score`]) times the best [`ROOT_SECOND`] second

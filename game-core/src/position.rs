@@ -182,8 +182,8 @@ pub trait Position: Clone + Send + Sync + 'static {
     /// (with [`SearchOptions::check_extension`](crate::search::SearchOptions)), never prunes
     /// it by futility and never reduces it. Default: it leaves the side to move
     /// [`in_check`](Position::in_check). A game may add its own forcing moves (connect6: the
-    /// first stone of a turn that makes a threat, so that a sequence of double threats costs
-    /// no depth).
+    /// first stone of a turn that makes a threat, so that the attacker's turns in a sequence
+    /// of double threats cost no depth).
     #[inline]
     fn forcing(&self) -> bool {
         self.in_check()
